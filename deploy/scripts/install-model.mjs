@@ -1,0 +1,1 @@
+console.log('model install: placeholder until embedder lands')

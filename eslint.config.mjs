@@ -1,0 +1,32 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+// Module boundaries: apps wire everything; adapters implement ports; domain logic (pipeline stages, search)
+// sees only ports, contracts and platform, never an adapter or an engine SDK.
+export default [
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:testing'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:testing'] },
+            { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port'] }
+          ]
+        }
+      ]
+    }
+  }
+];

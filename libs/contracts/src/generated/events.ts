@@ -1,0 +1,172 @@
+// Generated from schemas/*/v<latest>.avsc by `npm run generate:types`. Do not edit by hand.
+/* eslint-disable */
+/** Topic memory.ingest.requested, key tenant/endUser. Published by the edge once a request is valid; the 202 is sent only after this event is durably appended. */
+export interface IngestRequested {
+  /** job_|img_job_|doc_job_ + accept millis + end user id. */
+  jobId: string;
+  tenantId: string;
+  endUserId: string;
+  kind: SourceKind;
+  /** Epoch millis when the edge accepted the request; every relative time resolves against it (or sourceTimestamp). */
+  acceptedAt: number;
+  /** source.content for text jobs. */
+  content: null | string;
+  /** Epoch millis of source.timestamp, for backfilling memories with their true reference time. */
+  sourceTimestamp: null | number;
+  /** IANA zone of the end user (x-end-user-timezone); UTC when null. */
+  timeZone: null | string;
+  userContext: null | string;
+  /** Claim check for images and documents: the bytes live in the blob store, never in the event. */
+  blob: null | BlobRef;
+}
+
+export const SourceKindValues = ['text', 'image', 'document'] as const;
+export type SourceKind = (typeof SourceKindValues)[number];
+
+export interface BlobRef {
+  key: string;
+  contentType: string;
+  size: number;
+  fileName: null | string;
+}
+
+/** Topic memory.resolved. The request with its relative time references replaced by absolute ISO 8601 timestamps. */
+export interface MemoryResolved {
+  jobId: string;
+  tenantId: string;
+  endUserId: string;
+  kind: SourceKind;
+  acceptedAt: number;
+  /** The instant relative references were resolved against: sourceTimestamp when given, acceptedAt otherwise. */
+  referenceTime: number;
+  timeZone: null | string;
+  userContext: null | string;
+  originalContent: null | string;
+  resolvedContent: null | string;
+  /** Every time reference found, resolved; what temporal search filters on. */
+  eventTimes: Array<TimeMention>;
+  blob: null | BlobRef;
+}
+
+export interface TimeMention {
+  /** The words as written, e.g. next Friday. */
+  text: string;
+  /** Character offset in the original content. */
+  index: number;
+  /** Epoch millis of the start of the referenced period. */
+  start: number;
+  /** Epoch millis of the end of the referenced period (exclusive). */
+  end: number;
+  /** The ISO 8601 text put into the resolved content. */
+  iso: string;
+  /** True when the words were relative to the reference time. */
+  relative: boolean;
+}
+
+/** Topic memory.enriched. One event per memory (a job yields partCount memories: one for text, one per page chunk for PDFs). */
+export interface MemoryEnriched {
+  /** Derived from jobId and partIndex, so replays rewrite the same memory. */
+  memoryId: string;
+  jobId: string;
+  tenantId: string;
+  endUserId: string;
+  kind: SourceKind;
+  partIndex: number;
+  partCount: number;
+  acceptedAt: number;
+  /** When the memory was recorded: source.timestamp when given, the acceptance time otherwise. */
+  createdAt: number;
+  /** The resolved text. */
+  content: string;
+  originalContent: string;
+  userContext: null | string;
+  eventTimes: Array<TimeMention>;
+  /** One of the closed list in libs/enrichment (MEMORY_TYPES). */
+  memoryType: string;
+  themes: Array<string>;
+  synonyms: Array<string>;
+  keywords: Array<string>;
+  entities: Array<Entity>;
+  /** positive, negative, neutral or mixed. */
+  sentiment: string;
+  /** -1.0 to 1.0. */
+  sentimentScore: number;
+  movieGenre: null | string;
+  mentionedTitles: Array<string>;
+  /** name@version of the model that made the vector. */
+  embeddingModel: string;
+  vector: Array<number>;
+}
+
+export interface Entity {
+  name: string;
+  type: EntityType;
+  /** Normalised name, the graph node key. */
+  key: string;
+}
+
+export const EntityTypeValues = ['person', 'place', 'organization', 'title', 'other'] as const;
+export type EntityType = (typeof EntityTypeValues)[number];
+
+/** Topic memory.committed: the memory is durable in the vector store and the graph store. Also the change feed. */
+export interface MemoryCommitted {
+  memoryId: string;
+  jobId: string;
+  tenantId: string;
+  endUserId: string;
+  partIndex: number;
+  partCount: number;
+  createdAt: number;
+  embeddingModel: string;
+  /** Carried so centroid calibration is a function of its input. */
+  vector: Array<number>;
+}
+
+/** Topic user.centroid.updated: the end user's semantic centroid after a commit. */
+export interface CentroidUpdated {
+  tenantId: string;
+  endUserId: string;
+  embeddingModel: string;
+  memoryCount: number;
+  /** Unit-length mean of the member vectors. */
+  centroid: Array<number>;
+  /** Mean cosine similarity of the members to the centroid when each joined. */
+  meanSimilarity: number;
+  /** The memory id whose commit caused this update. */
+  triggeredBy: string;
+}
+
+/** Topic job.status: progress of an ingestion job, reported by every stage; projected into the job store. */
+export interface JobStatus {
+  jobId: string;
+  tenantId: string;
+  endUserId: string;
+  state: JobState;
+  /** The stage that reported (temporal-resolver, enricher, dual-writer, ...). */
+  stage: null | string;
+  partIndex: null | number;
+  partCount: null | number;
+  /** Set when the part's memory is committed. */
+  memoryId: null | string;
+  errorCode: null | string;
+  /** Why the job failed, in words a user can act on. */
+  reason: null | string;
+}
+
+export const JobStateValues = ['Accepted', 'Processing', 'Completed', 'Failed'] as const;
+export type JobState = (typeof JobStateValues)[number];
+
+/** Topic memory.dead-letter: an event a stage could not process after its retries, with the error. */
+export interface DeadLetter {
+  stage: string;
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  /** The original record value, wire format intact, for replay after a fix. */
+  value: Buffer;
+  jobId: null | string;
+  errorCode: string;
+  errorMessage: string;
+  attempts: number;
+}

@@ -1,0 +1,27 @@
+import type { SourceKind } from './generated/events.js';
+
+const JOB_PREFIX: Record<SourceKind, string> = { text: 'job', image: 'img_job', document: 'doc_job' };
+
+/**
+ * Job ids as the interface defines them: prefix, a millisecond timestamp and the end user id, joined by
+ * underscores. The clock is made strictly increasing per process, so two requests in the same millisecond still
+ * get different ids (the timestamp of the second is one millisecond later).
+ */
+export function createJobIdClock(now: () => number = Date.now) {
+  let last = 0;
+  return (kind: SourceKind, endUserId: string): { jobId: string; acceptedAt: number } => {
+    const acceptedAt = Math.max(now(), last + 1);
+    last = acceptedAt;
+    return { jobId: `${JOB_PREFIX[kind]}_${acceptedAt}_${endUserId}`, acceptedAt };
+  };
+}
+
+/** A memory's id is derived from its job and part, so redelivery and replay rewrite the same memory. */
+export function memoryIdOf(jobId: string, partIndex: number): string {
+  return `mem_${jobId}_${partIndex}`;
+}
+
+/** The record key of every event about an end user: keeps one user's events in one partition, in order. */
+export function userKey(tenantId: string, endUserId: string): string {
+  return `${tenantId}/${endUserId}`;
+}

@@ -1,0 +1,4 @@
+export * from './catalog.js';
+export * from './codec.js';
+export * from './ids.js';
+export * from './generated/events.js';

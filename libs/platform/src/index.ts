@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './retry.js';
+export * from './logger.js';
+export * from './config.js';

@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { retry, backoffDelay, RetriesExhaustedError } from './retry.js';
+import { MemoryServiceError } from './errors.js';
+
+describe('retry', () => {
+  it('returns the first success after retriable failures', async () => {
+    let calls = 0;
+    const value = await retry(async () => {
+      calls++;
+      if (calls < 3) throw new MemoryServiceError('X.BUSY', 'busy', { retriable: true });
+      return 'ok';
+    }, { initialDelayMs: 1, retries: 5 });
+    expect(value).to.equal('ok');
+    expect(calls).to.equal(3);
+  });
+
+  it('gives up at once on a non-retriable error and keeps it as the cause', async () => {
+    let calls = 0;
+    const failure = new MemoryServiceError('X.BAD', 'bad input');
+    try {
+      await retry(async () => { calls++; throw failure; }, { initialDelayMs: 1 });
+      expect.fail('should have thrown');
+    } catch (error) {
+      expect(error).to.be.instanceOf(RetriesExhaustedError);
+      expect((error as Error).cause).to.equal(failure);
+      expect(calls).to.equal(1);
+    }
+  });
+
+  it('stops after the configured number of retries', async () => {
+    let calls = 0;
+    try {
+      await retry(async () => { calls++; throw new Error('flaky'); }, { initialDelayMs: 1, retries: 2 });
+      expect.fail('should have thrown');
+    } catch (error) {
+      expect((error as RetriesExhaustedError).attempts).to.equal(3);
+      expect(calls).to.equal(3);
+    }
+  });
+
+  it('draws jittered delays under an exponential ceiling', () => {
+    const opts = { initialDelayMs: 100, maxDelayMs: 1000, factor: 2 };
+    expect(backoffDelay(0, opts, () => 1)).to.equal(100);
+    expect(backoffDelay(3, opts, () => 1)).to.equal(800);
+    expect(backoffDelay(10, opts, () => 1)).to.equal(1000);
+    expect(backoffDelay(3, opts, () => 0)).to.equal(0);
+  });
+});

@@ -1,0 +1,51 @@
+import type { Scope } from './memory.js';
+
+export type NodeKind = 'user' | 'memory' | 'entity';
+
+export interface GraphNode {
+  /** Derived id, stable across replays (see graphIds in @memory/ports). */
+  id: string;
+  kind: NodeKind;
+  tenantId: string;
+  endUserId: string;
+  /** Display label: the entity's name, the memory's first words, the user id. */
+  label: string;
+  /** For entities: person, place, organization, title, other. */
+  entityType?: string;
+}
+
+export type EdgeKind = 'owns' | 'mentions' | 'next';
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  kind: EdgeKind;
+  tenantId: string;
+  endUserId: string;
+}
+
+export interface Neighbour {
+  node: GraphNode;
+  edge: GraphEdge;
+  depth: number;
+}
+
+/** The memory graph (ArangoDB in production): user, memory and entity nodes; owns, mentions and next edges. */
+export interface GraphStore {
+  /** Idempotent: nodes and edges are keyed by their ids, writing them again changes nothing. */
+  upsert(nodes: GraphNode[], edges: GraphEdge[]): Promise<void>;
+  getNodes(scope: Scope, ids: string[]): Promise<GraphNode[]>;
+  /** Nodes reachable from `from` within `depth` hops, either direction, optionally only through some edge kinds. */
+  neighbours(scope: Scope, from: string, options?: { depth?: number; edgeKinds?: EdgeKind[] }): Promise<Neighbour[]>;
+  /** Entity nodes of the end user whose key is one of these. */
+  findEntities(scope: Scope, keys: string[]): Promise<GraphNode[]>;
+  deleteNodes(scope: Scope, ids: string[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Node ids: derived from the scope and the natural key, never drawn. */
+export const graphIds = {
+  user: (s: Scope) => `user:${s.tenantId}/${s.endUserId}`,
+  memory: (memoryId: string) => `memory:${memoryId}`,
+  entity: (s: Scope, key: string) => `entity:${s.tenantId}/${s.endUserId}/${key}`,
+};

@@ -1,0 +1,44 @@
+import type { EntityType, SourceKind, TimeMention } from '@memory/contracts';
+
+/** Who a memory belongs to: every read and write of a store is confined to one tenant and one end user. */
+export interface Scope {
+  tenantId: string;
+  endUserId: string;
+}
+
+/** The stored form of a memory: what search returns as payload, plus the vector it is found by. */
+export interface MemoryRecord {
+  id: string;
+  tenantId: string;
+  endUserId: string;
+  jobId: string;
+  kind: SourceKind;
+  partIndex: number;
+  partCount: number;
+  content: string;
+  originalContent: string;
+  userContext: string | null;
+  memoryType: string;
+  themes: string[];
+  synonyms: string[];
+  keywords: string[];
+  entities: Array<{ name: string; type: EntityType; key: string }>;
+  sentiment: string;
+  sentimentScore: number;
+  movieGenre: string | null;
+  mentionedTitles: string[];
+  /** When it was recorded, ms epoch. */
+  createdAt: number;
+  /** When the request was accepted, ms epoch. */
+  acceptedAt: number;
+  /** When the things it mentions happen: the resolved time references. */
+  eventTimes: TimeMention[];
+  embeddingModel: string;
+  vector: Float32Array;
+}
+
+export interface ScoredId {
+  id: string;
+  /** Cosine similarity, -1..1. */
+  score: number;
+}

@@ -1,0 +1,43 @@
+import type { MemoryRecord, Scope, ScoredId } from './memory.js';
+
+export interface VectorQuery {
+  vector: Float32Array;
+  k: number;
+  /** Only memories whose resolved event times or creation time overlap [from, to), ms epoch. */
+  timeRange?: { from: number; to: number };
+}
+
+/**
+ * Memories with their vectors and metadata (Elasticsearch documents in production). Upserts are keyed by memory
+ * id, so writing the same memory again replaces it and never duplicates.
+ */
+export interface VectorStore {
+  upsert(memories: MemoryRecord[]): Promise<void>;
+  get(scope: Scope, ids: string[]): Promise<MemoryRecord[]>;
+  /** Nearest memories of one end user by cosine similarity, best first; the scope filter applies before ranking. */
+  knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]>;
+  /** Every memory id of an end user, for maintenance and tests; not for the request path. */
+  ids(scope: Scope): Promise<string[]>;
+  count(scope: Scope): Promise<number>;
+  delete(scope: Scope, ids: string[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The end user's semantic centroid and the ids already folded into it (so a replay does not count one twice). */
+export interface Centroid {
+  embeddingModel: string;
+  /** Sum of member vectors (not normalised), so adding a member is exact. */
+  sum: Float32Array;
+  memoryCount: number;
+  /** Sum of each member's similarity to the centroid at the time it joined. */
+  similaritySum: number;
+}
+
+export interface CentroidStore {
+  get(scope: Scope): Promise<Centroid | null>;
+  /** Which of these memory ids are already part of the centroid. */
+  members(scope: Scope, memoryIds: string[]): Promise<Set<string>>;
+  /** Saves the centroid and records the new member ids, atomically. */
+  save(scope: Scope, centroid: Centroid, newMemberIds: string[]): Promise<void>;
+  close(): Promise<void>;
+}
