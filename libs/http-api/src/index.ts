@@ -1,1 +1,6 @@
-export {};
+export * from './app.js';
+export * from './auth.js';
+export * from './ingestion.js';
+export * from './limits.js';
+export * from './validation.js';
+export type { Readiness } from './routes/health.js';

@@ -61,7 +61,9 @@ export interface Consumer {
 export interface GroupLag {
   topic: string;
   partition: number;
+  /** The next offset the group will read (Kafka semantics); 0 when it has committed nothing. */
   committed: number;
+  /** The offset the next appended record will get (the high watermark). Lag is end - committed. */
   end: number;
 }
 

@@ -1,1 +1,4 @@
-export {};
+export * from './request.js';
+export * from './dynamic-scoring.js';
+export * from './payload.js';
+export * from './search-service.js';

@@ -1,1 +1,10 @@
-export {};
+export { describeEventLogContract, type EventLogFactory, type EventLogHarness } from './event-log-contract.js';
+export { readAll, records } from './event-log-contract-support.js';
+export { waitFor, sleep, uniqueName, expectCode } from './wait-for.js';
+export { describeSchemaRegistryContract, type SchemaRegistryFactory, type SchemaRegistryHarness } from './schema-registry-contract.js';
+export { tempDirStoreFactory, type StoreFactory, type StoreHarness } from './store-harness.js';
+export { freshScope, memoryRecord, plainRecord, unitVector } from './memory-fixtures.js';
+export { describeVectorStoreContract, type VectorStoreContractOptions } from './vector-store-contract.js';
+export { describeCentroidStoreContract } from './centroid-store-contract.js';
+export { describeGraphStoreContract } from './graph-store-contract.js';
+export { describeJobStoreContract } from './job-store-contract.js';

@@ -1,1 +1,2 @@
-export {};
+export { openEmbeddedVectorStores, createEmbeddedVectorStore, createEmbeddedCentroidStore, type EmbeddedVectorStores } from './open.js';
+export type { EmbeddedVectorStoreOptions } from './options.js';

@@ -1,1 +1,90 @@
-export {};
+import type { StageSpec, Emit } from '@memory/pipeline-runtime';
+import { progress } from '@memory/pipeline-runtime';
+import type { MemoryEnriched } from '@memory/contracts';
+import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type MemoryRecord, type VectorStore } from '@memory/ports';
+
+export interface DualWriterDeps {
+  vectors: VectorStore;
+  graph: GraphStore;
+}
+
+/** The stored form of an enriched memory. */
+export function toMemoryRecord(e: MemoryEnriched): MemoryRecord {
+  return {
+    id: e.memoryId,
+    tenantId: e.tenantId,
+    endUserId: e.endUserId,
+    jobId: e.jobId,
+    kind: e.kind,
+    partIndex: e.partIndex,
+    partCount: e.partCount,
+    content: e.content,
+    originalContent: e.originalContent,
+    userContext: e.userContext,
+    memoryType: e.memoryType,
+    themes: e.themes,
+    synonyms: e.synonyms,
+    keywords: e.keywords,
+    entities: e.entities.map((x) => ({ name: x.name, type: x.type, key: x.key })),
+    sentiment: e.sentiment,
+    sentimentScore: e.sentimentScore,
+    movieGenre: e.movieGenre,
+    mentionedTitles: e.mentionedTitles,
+    createdAt: e.createdAt,
+    acceptedAt: e.acceptedAt,
+    eventTimes: e.eventTimes.map((t) => ({ ...t })),
+    embeddingModel: e.embeddingModel,
+    vector: Float32Array.from(e.vector),
+  };
+}
+
+/** The memory's place in the graph: the user owns it, it mentions its entities. Ids are derived, so rewriting is a no-op. */
+export function toGraph(e: MemoryEnriched): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const scope = { tenantId: e.tenantId, endUserId: e.endUserId };
+  const owner = { tenantId: e.tenantId, endUserId: e.endUserId };
+  const userNode = graphIds.user(scope);
+  const memoryNode = graphIds.memory(e.memoryId);
+  const nodes: GraphNode[] = [
+    { id: userNode, kind: 'user', label: e.endUserId, ...owner },
+    { id: memoryNode, kind: 'memory', label: e.content.slice(0, 80), ...owner },
+  ];
+  const edges: GraphEdge[] = [{ from: userNode, to: memoryNode, kind: 'owns', ...owner }];
+  for (const entity of e.entities) {
+    const entityNode = graphIds.entity(scope, entity.key);
+    nodes.push({ id: entityNode, kind: 'entity', label: entity.name, entityType: entity.type, ...owner });
+    edges.push({ from: memoryNode, to: entityNode, kind: 'mentions', ...owner });
+  }
+  return { nodes, edges };
+}
+
+/** Commits each memory to the vector store and the graph store; both writes are upserts keyed by derived ids. */
+export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
+  name: 'dual-writer',
+  group: 'dual-writer',
+  inputs: ['enriched'],
+  outputs: ['committed', 'jobStatus'],
+  async process(batch, { vectors, graph }) {
+    const graphs = batch.map(({ value }) => toGraph(value));
+    await Promise.all([
+      vectors.upsert(batch.map(({ value }) => toMemoryRecord(value))),
+      graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)),
+    ]);
+    return batch.map(({ value }): Emit[] => [
+      {
+        event: 'committed',
+        value: {
+          memoryId: value.memoryId,
+          jobId: value.jobId,
+          tenantId: value.tenantId,
+          endUserId: value.endUserId,
+          partIndex: value.partIndex,
+          partCount: value.partCount,
+          createdAt: value.createdAt,
+          embeddingModel: value.embeddingModel,
+          vector: value.vector,
+        },
+      },
+      progress('dual-writer', value, { partIndex: value.partIndex, partCount: value.partCount }),
+    ]);
+  },
+};

@@ -1,1 +1,2 @@
-export {};
+export * from './stage.js';
+export * from './runner.js';

@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AvroCodec, EVENTS, userKey, type IngestRequested } from '@memory/contracts';
+import { createLogger, MemoryServiceError } from '@memory/platform';
+import type { EventLog, SchemaRegistry } from '@memory/ports';
+import { runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
+import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
+import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
+
+/** The stage runner on the real embedded log: retries, poison isolation, dead letters and job failure. */
+describe('stage runner on the embedded log', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let log: EventLog;
+  let registry: SchemaRegistry;
+  let codec: AvroCodec;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'runner-'));
+    registry = await createEmbeddedSchemaRegistry({ dir: join(dir, 'registry') });
+    log = await createEmbeddedEventLog({ dir: join(dir, 'log') });
+    codec = new AvroCodec(registry);
+    await log.ensureTopics(Object.values(EVENTS).map((e) => ({ name: e.topic, partitions: 2 })));
+  });
+  afterEach(async () => {
+    await log.close();
+    await registry.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const request = (n: number, content: string): IngestRequested => ({
+    jobId: `job_${1000 + n}_u${n % 2}`, tenantId: 't', endUserId: `u${n % 2}`, kind: 'text', acceptedAt: 1000 + n,
+    content, sourceTimestamp: null, timeZone: null, userContext: null, blob: null,
+  });
+
+  async function publish(requests: IngestRequested[]) {
+    for (const r of requests) {
+      await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await codec.encode('ingestRequested', r) }]);
+    }
+  }
+
+  async function readAll<N extends 'jobStatus' | 'deadLetter'>(event: N) {
+    const out = [];
+    for (let p = 0; p < (await log.partitionsOf(EVENTS[event].topic)); p++) {
+      for (const record of await log.read(EVENTS[event].topic, p, 0, 1000)) out.push(await codec.decode(event, record.value));
+    }
+    return out;
+  }
+
+  async function until(check: () => Promise<boolean>) {
+    const deadline = Date.now() + 10_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('condition not reached in 10 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('dead-letters the one record that keeps failing, fails its job, and processes the rest', async () => {
+    const seen: string[] = [];
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'test-stage', group: 'test-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) {
+        for (const item of batch) {
+          if (item.value.content === 'poison') throw new MemoryServiceError('TEST.POISON', 'this record can never be processed');
+        }
+        return batch.map((item) => { seen.push(item.value.jobId); return [progress('test-stage', item.value)]; });
+      },
+    };
+    const requests = [request(1, 'fine'), request(3, 'poison'), request(5, 'fine too'), request(2, 'other user')];
+    await publish(requests);
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 2 } });
+    await until(async () => (await readAll('deadLetter')).length === 1 && seen.length === 3);
+    await consumer.stop();
+
+    const [dead] = await readAll('deadLetter');
+    expect(dead!.stage).to.equal('test-stage');
+    expect(dead!.jobId).to.equal('job_1003_u1');
+    expect(dead!.errorCode).to.equal('TEST.POISON');
+    expect(dead!.attempts).to.equal(1); // not retriable: no retries
+    expect((await codec.decode('ingestRequested', dead!.value as Buffer)).content).to.equal('poison');
+    const failed = (await readAll('jobStatus')).filter((s) => s.state === 'Failed');
+    expect(failed.map((s) => s.jobId)).to.deep.equal(['job_1003_u1']);
+    expect(failed[0]!.reason).to.include('never be processed');
+    expect(seen.sort()).to.deep.equal(['job_1001_u1', 'job_1002_u0', 'job_1005_u1']);
+  });
+
+  it('retries a retriable failure with backoff and then succeeds without dead-lettering', async () => {
+    let failures = 0;
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'flaky', group: 'flaky', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) {
+        if (failures < 2) { failures++; throw new MemoryServiceError('TEST.BUSY', 'store busy', { retriable: true }); }
+        return batch.map((item) => [progress('flaky', item.value)]);
+      },
+    };
+    await publish([request(7, 'hello')]);
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 4 } });
+    await until(async () => (await readAll('jobStatus')).length === 1);
+    await consumer.stop();
+    expect(failures).to.equal(2);
+    expect(await readAll('deadLetter')).to.have.length(0);
+    const lag = await log.lag('flaky', EVENTS.ingestRequested.topic);
+    expect(lag.every((p) => p.committed === p.end)).to.equal(true);
+  });
+
+  it('dead-letters a record that is not in the wire format', async () => {
+    await log.append(EVENTS.ingestRequested.topic, [{ key: 't/u0', value: Buffer.from('not avro') }]);
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'strict', group: 'strict', inputs: ['ingestRequested'], outputs: [],
+      async process(batch) { return batch.map(() => []); },
+    };
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1 } });
+    await until(async () => (await readAll('deadLetter')).length === 1);
+    await consumer.stop();
+    expect((await readAll('deadLetter'))[0]!.errorCode).to.equal('CONTRACT.BAD_FRAME');
+  });
+});

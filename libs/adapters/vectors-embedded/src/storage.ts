@@ -1,0 +1,98 @@
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { MemoryServiceError } from '@memory/platform';
+import type { Scope } from '@memory/ports';
+
+/** Keys are [tenantId, endUserId, ...]: one end user's entries form one ordered key range, ids never meet across scopes. */
+export type ScopedKey = [tenantId: string, endUserId: string, id: string];
+export type ScopeKey = [tenantId: string, endUserId: string];
+
+// ordered-binary writes array elements separated by a 0 byte and strings never contain a raw 0 byte, so a single
+// 0xff after the prefix sorts above every [tenant, user, <any id>] key and below the next user's keys.
+const AFTER_ALL = new Uint8Array([0xff]);
+
+export const scopedKey = (scope: Scope, id: string): ScopedKey => [scope.tenantId, scope.endUserId, id];
+
+export function scopeRange(scope: Scope): { start: Key; end: Key } {
+  return { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] };
+}
+
+/**
+ * The on-disk layout, one LMDB environment:
+ *   memories          [tenant, user, memoryId] -> MemoryRecord without its vector (msgpack, shared structures)
+ *   vectors           [tenant, user, memoryId] -> vector entry (see vector-entry.ts): what the kNN index loads
+ *   centroids         [tenant, user]           -> centroid (msgpack, sum as raw Float32 bytes)
+ *   centroid-members  [tenant, user, memoryId] -> 1
+ *
+ * overlappingSync is off: LMDB then fsyncs inside the commit, so a write's promise resolves only once it is on
+ * disk (with lmdb-js's default it resolves at commit and durability comes later through `flushed`). `durable()`
+ * still awaits `flushed`, so the guarantee does not hang on that one flag.
+ */
+export class VectorStorage {
+  private references = 0;
+  private constructor(
+    readonly env: RootDatabase,
+    readonly memories: Database<Record<string, unknown>, Key>,
+    readonly vectors: Database<Buffer, Key>,
+    readonly centroids: Database<StoredCentroid, Key>,
+    readonly centroidMembers: Database<number, Key>,
+  ) {}
+
+  static open(dir: string): VectorStorage {
+    try {
+      const env = open({ path: dir, overlappingSync: false, maxDbs: 8 });
+      return new VectorStorage(
+        env,
+        env.openDB('memories', { sharedStructuresKey: Symbol.for('structures') }),
+        env.openDB('vectors', { encoding: 'binary' }),
+        env.openDB('centroids', {}),
+        env.openDB('centroid-members', {}),
+      );
+    } catch (error) {
+      throw storageError('open', error);
+    }
+  }
+
+  /** Both stores may share one environment; it closes when the last of them does. */
+  acquire(): this {
+    this.references++;
+    return this;
+  }
+
+  async release(): Promise<void> {
+    if (--this.references === 0) await this.env.close();
+  }
+
+  /** Runs `body` in one write transaction and resolves once the transaction is on disk. */
+  async durable<T>(body: () => T): Promise<T> {
+    try {
+      const result = await this.env.transaction(body);
+      await this.env.flushed;
+      return result;
+    } catch (error) {
+      if (error instanceof MemoryServiceError) throw error;
+      throw storageError('write', error);
+    }
+  }
+}
+
+export interface StoredCentroid {
+  embeddingModel: string;
+  sum: Uint8Array;
+  memoryCount: number;
+  similaritySum: number;
+}
+
+/** LMDB failures by meaning: a full disk or map will not heal by retrying; other I/O hiccups may. */
+const permanent: Array<[RegExp, string]> = [
+  [/MDB_MAP_FULL|ENOSPC/, 'VECTORS.DISK_FULL'],
+  [/EACCES|EPERM|EROFS/, 'VECTORS.NO_ACCESS'],
+  [/MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH/, 'VECTORS.CORRUPT'],
+];
+
+export function storageError(operation: string, cause: unknown): MemoryServiceError {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  for (const [pattern, code] of permanent) {
+    if (pattern.test(message)) return new MemoryServiceError(code, `vector store ${operation} failed: ${message}`, { cause });
+  }
+  return new MemoryServiceError('VECTORS.STORAGE', `vector store ${operation} failed: ${message}`, { retriable: true, cause });
+}

@@ -1,0 +1,154 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { VectorStore } from '@memory/ports';
+import {
+  describeCentroidStoreContract,
+  describeVectorStoreContract,
+  expectCode,
+  freshScope,
+  memoryRecord,
+  tempDirStoreFactory,
+  unitVector,
+} from '@memory/testing';
+import { createEmbeddedCentroidStore, createEmbeddedVectorStore, openEmbeddedVectorStores } from './index.js';
+
+describeVectorStoreContract('vectors-embedded', tempDirStoreFactory('vectors-embedded', (dir) => createEmbeddedVectorStore({ dir })));
+describeCentroidStoreContract('vectors-embedded', tempDirStoreFactory('centroids-embedded', (dir) => createEmbeddedCentroidStore({ dir })));
+describeVectorStoreContract(
+  'vectors-embedded, shared environment, 5 dimensions',
+  tempDirStoreFactory('vectors-shared', async (dir) => {
+    const both = openEmbeddedVectorStores({ dir });
+    await both.centroids.close(); // the vector store must keep the shared environment open on its own
+    return both.vectors;
+  }),
+  { dims: 5 },
+);
+
+/** Deterministic pseudo-random unit vectors (xorshift), so failures reproduce. */
+function randomUnitVectors(count: number, dims: number, seed: number): Float32Array[] {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000 - 0.5;
+  };
+  return Array.from({ length: count }, () => {
+    const v = Float32Array.from({ length: dims }, next);
+    const norm = Math.hypot(...v);
+    return v.map((x) => x / norm);
+  });
+}
+
+function bruteForce(vectors: Map<string, Float32Array>, query: Float32Array, k: number): string[] {
+  const scored = [...vectors].map(([id, v]) => ({ id, score: v.reduce((s, x, i) => s + x * query[i]!, 0) }));
+  scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  return scored.slice(0, k).map((s) => s.id);
+}
+
+describe('vectors-embedded', () => {
+  let dir: string;
+  let store: VectorStore;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vectors-embedded-'));
+    store = createEmbeddedVectorStore({ dir });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('matches a brute-force ranking on an index large enough for the SIMD kernel, through deletes and a reopen', async function () {
+    this.timeout(60_000);
+    const scope = freshScope();
+    const dims = 384;
+    const vectors = randomUnitVectors(3_000, dims, 7);
+    const byId = new Map(vectors.map((v, i) => [`m${String(i).padStart(5, '0')}`, v]));
+    await store.upsert([...byId].map(([id, vector]) => memoryRecord(scope, id, dims, { vector })));
+    const queries = randomUnitVectors(5, dims, 99);
+    const check = async () => {
+      for (const query of queries) {
+        const hits = await store.knn(scope, { vector: query, k: 10 });
+        expect(hits.map((h) => h.id)).to.deep.equal(bruteForce(byId, query, 10));
+      }
+    };
+    await check();
+    const removed = [...byId.keys()].filter((_, i) => i % 3 === 0);
+    expect(await store.delete(scope, removed)).to.equal(removed.length);
+    removed.forEach((id) => byId.delete(id));
+    await check();
+    await store.close();
+    store = createEmbeddedVectorStore({ dir });
+    await check();
+  });
+
+  it('scores cosines for vectors that are not unit length', async () => {
+    const scope = freshScope();
+    await store.upsert([
+      memoryRecord(scope, 'long', 3, { vector: Float32Array.from([10, 0, 0]) }),
+      memoryRecord(scope, 'diagonal', 3, { vector: Float32Array.from([3, 3, 0]) }),
+    ]);
+    const hits = await store.knn(scope, { vector: Float32Array.from([0.5, 0, 0]), k: 2 });
+    expect(hits.map((h) => h.id)).to.deep.equal(['long', 'diagonal']);
+    expect(hits[0]!.score).to.be.closeTo(1, 1e-6);
+    expect(hits[1]!.score).to.be.closeTo(Math.SQRT1_2, 1e-6);
+    expect(Array.from((await store.get(scope, ['long']))[0]!.vector), 'stored as sent').to.deep.equal([10, 0, 0]);
+  });
+
+  it('rejects vectors whose dimensions differ from the end user\'s, on write and on query', async () => {
+    const scope = freshScope();
+    await store.upsert([memoryRecord(scope, 'a', 4)]);
+    await expectCode(store.upsert([memoryRecord(scope, 'b', 6)]), 'VECTORS.DIMENSION_MISMATCH');
+    await expectCode(store.upsert([memoryRecord(scope, 'c', 4), memoryRecord(scope, 'd', 5)]), 'VECTORS.DIMENSION_MISMATCH');
+    expect(await store.ids(scope)).to.deep.equal(['a']);
+    await expectCode(store.knn(scope, { vector: unitVector(6, { 0: 1 }), k: 1 }), 'VECTORS.DIMENSION_MISMATCH');
+    await store.upsert([memoryRecord(freshScope(), 'other-user', 6)]);
+  });
+
+  it('rejects malformed records and queries with stable codes', async () => {
+    const scope = freshScope();
+    await expectCode(store.upsert([memoryRecord(scope, '', 4)]), 'VECTORS.INVALID_RECORD');
+    await expectCode(store.upsert([memoryRecord(scope, 'nan', 4, { vector: Float32Array.from([NaN, 0, 0, 0]) })]), 'VECTORS.INVALID_RECORD');
+    await expectCode(store.knn(scope, { vector: unitVector(4, { 0: 1 }), k: -1 }), 'VECTORS.INVALID_QUERY');
+    await expectCode(store.get({ tenantId: '', endUserId: 'u' }, ['a']), 'VECTORS.INVALID_SCOPE');
+  });
+
+  it('reloads evicted indexes past maxCachedVectors and still answers exactly', async () => {
+    await store.close();
+    store = createEmbeddedVectorStore({ dir, maxCachedVectors: 3 });
+    const users = [freshScope('a'), freshScope('b'), freshScope('c')];
+    for (const [u, scope] of users.entries()) {
+      await store.upsert([0, 1, 2].map((i) => memoryRecord(scope, `u${u}-m${i}`, 4, { vector: unitVector(4, { [i]: 1 }) })));
+    }
+    for (let round = 0; round < 2; round++) {
+      for (const [u, scope] of users.entries()) {
+        const hits = await store.knn(scope, { vector: unitVector(4, { 2: 1 }), k: 1 });
+        expect(hits.map((h) => h.id)).to.deep.equal([`u${u}-m2`]);
+      }
+      await store.upsert([memoryRecord(users[0]!, 'u0-m3', 4, { vector: unitVector(4, { 2: 1, 3: 0.1 }) })]);
+    }
+  });
+
+  it('shares one environment between the stores of openEmbeddedVectorStores, closing it with the last', async () => {
+    await store.close();
+    const both = openEmbeddedVectorStores({ dir });
+    const scope = freshScope();
+    await both.vectors.upsert([memoryRecord(scope, 'm', 4)]);
+    await both.centroids.save(scope, { embeddingModel: 'x', sum: unitVector(4, { 0: 1 }), memoryCount: 1, similaritySum: 1 }, ['m']);
+    await both.vectors.close();
+    expect(await both.centroids.members(scope, ['m'])).to.deep.equal(new Set(['m']));
+    await both.close();
+    await expectCode(both.vectors.count(scope), 'VECTORS.CLOSED');
+    store = createEmbeddedVectorStore({ dir });
+    expect(await store.count(scope)).to.equal(1);
+  });
+
+  it('validates options before opening anything', () => {
+    expect(() => createEmbeddedVectorStore({ dir: '' })).to.throw(/dir must be a non-empty path/);
+    expect(() => createEmbeddedVectorStore({ dir, maxCachedVectors: 0 })).to.throw(/maxCachedVectors/);
+  });
+});

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { RequestError } from '@memory/platform';
+import { validateEndUserId, validateSearch, validateTextIngest, validateTimeZone } from './validation.js';
+import { authenticate, createApiKeyRegistry, parseApiKeys } from './auth.js';
+
+function codeOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).to.be.instanceOf(RequestError);
+    return `${(error as RequestError).status} ${(error as RequestError).code}`;
+  }
+  throw new Error('expected a RequestError');
+}
+
+describe('request validation', () => {
+  it('accepts a text memory with optional timestamp and userContext', () => {
+    expect(validateTextIngest({ source: { type: 'text', content: 'hi' } })).to.deep.equal({ content: 'hi', sourceTimestamp: null, userContext: null });
+    const v = validateTextIngest({ source: { type: 'text', content: 'hi', timestamp: '2023-05-08T13:56:00Z' }, userContext: 'diary' });
+    expect(v.sourceTimestamp).to.equal(Date.parse('2023-05-08T13:56:00Z'));
+    expect(v.userContext).to.equal('diary');
+    expect(validateTextIngest({ source: { type: 'text', content: 'x', timestamp: '2023-05-08' } }).sourceTimestamp).to.equal(Date.parse('2023-05-08'));
+  });
+
+  it('rejects bad text memories with stable codes', () => {
+    expect(codeOf(() => validateTextIngest(null))).to.equal('400 REQUEST.INVALID_BODY');
+    expect(codeOf(() => validateTextIngest({}))).to.equal('400 REQUEST.INVALID_BODY');
+    expect(codeOf(() => validateTextIngest({ source: { type: 'pdf', content: 'x' } }))).to.equal('400 INGEST.INVALID_SOURCE_TYPE');
+    expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: '   ' } }))).to.equal('400 INGEST.MISSING_CONTENT');
+    expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x'.repeat(32_001) } }))).to.equal('413 INGEST.TOO_LARGE');
+    expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x', timestamp: 'yesterday' } }))).to.equal('400 INGEST.INVALID_TIMESTAMP');
+    expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x', timestamp: '2023-13-45' } }))).to.equal('400 INGEST.INVALID_TIMESTAMP');
+    expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x' }, userContext: 5 }))).to.equal('400 REQUEST.INVALID_FIELD');
+  });
+
+  it('fills search defaults and validates each field', () => {
+    expect(validateSearch({ query: 'q' })).to.deep.equal({ query: 'q', useDynamicScoring: true, strategy: null, limit: 5 });
+    expect(validateSearch({ query: 'q', strategy: 'temporal_range', useDynamicScoring: false, options: { limit: 100 } })).to.deep.equal({ query: 'q', useDynamicScoring: false, strategy: 'temporal_range', limit: 100 });
+    expect(codeOf(() => validateSearch({ query: 'q', strategy: 'semantic' }))).to.equal('400 SEARCH.UNKNOWN_STRATEGY');
+    expect(codeOf(() => validateSearch({ query: 'q', options: { limit: 0 } }))).to.equal('400 SEARCH.INVALID_LIMIT');
+    expect(codeOf(() => validateSearch({ query: 'q', options: { limit: 2.5 } }))).to.equal('400 SEARCH.INVALID_LIMIT');
+    expect(codeOf(() => validateSearch({ query: 'q', useDynamicScoring: 'yes' }))).to.equal('400 SEARCH.INVALID_FIELD');
+    expect(codeOf(() => validateSearch({ query: 42 }))).to.equal('400 SEARCH.MISSING_QUERY');
+    expect(codeOf(() => validateSearch({ query: 'q'.repeat(2001) }))).to.equal('400 SEARCH.QUERY_TOO_LONG');
+  });
+
+  it('validates end user ids and time zones', () => {
+    expect(validateEndUserId('alice_01@example.com')).to.equal('alice_01@example.com');
+    expect(codeOf(() => validateEndUserId(undefined))).to.equal('400 REQUEST.MISSING_END_USER');
+    expect(codeOf(() => validateEndUserId('a b'))).to.equal('400 REQUEST.INVALID_END_USER');
+    expect(codeOf(() => validateEndUserId('x'.repeat(129)))).to.equal('400 REQUEST.INVALID_END_USER');
+    expect(validateTimeZone('America/New_York')).to.equal('America/New_York');
+    expect(validateTimeZone(undefined)).to.equal(null);
+    expect(codeOf(() => validateTimeZone('Mars/Olympus'))).to.equal('400 REQUEST.INVALID_TIMEZONE');
+  });
+});
+
+describe('API keys', () => {
+  const registry = createApiKeyRegistry(parseApiKeys('key-for-acme-123456:acme, key-for-globex-12345:globex'));
+  it('maps a bearer key to its tenant', () => {
+    expect(authenticate(registry, 'Bearer key-for-acme-123456')).to.equal('acme');
+    expect(authenticate(registry, 'bearer key-for-globex-12345')).to.equal('globex');
+  });
+  it('answers 401 with a code for missing, malformed and unknown keys', () => {
+    expect(codeOf(() => authenticate(registry, undefined))).to.equal('401 AUTH.MISSING_KEY');
+    expect(codeOf(() => authenticate(registry, 'Basic abc'))).to.equal('401 AUTH.MALFORMED');
+    expect(codeOf(() => authenticate(registry, 'Bearer nope-nope-nope-nope'))).to.equal('401 AUTH.INVALID_KEY');
+  });
+  it('keeps only hashes of the keys', () => {
+    const map = parseApiKeys('key-for-acme-123456:acme');
+    expect([...map.keys()][0]).to.match(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify([...map])).to.not.include('key-for-acme');
+  });
+  it('refuses short keys and malformed pairs at start', () => {
+    expect(() => parseApiKeys('short:acme')).to.throw(/at least 16/);
+    expect(() => parseApiKeys('no-tenant-here-123456')).to.throw(/key:tenant/);
+  });
+});

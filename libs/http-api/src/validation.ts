@@ -1,0 +1,109 @@
+import { RequestError } from '@memory/platform';
+import { STRATEGIES, type Strategy } from '@memory/search';
+import { REQUEST_LIMITS } from './limits.js';
+
+/**
+ * Request validators. Each returns a typed value or throws a RequestError naming the field and what to send
+ * instead; the types of the validated requests are these functions' return types, not written twice.
+ */
+const END_USER_ID = /^[A-Za-z0-9._@:+-]+$/;
+
+export function validateEndUserId(raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') {
+    throw new RequestError(400, 'REQUEST.MISSING_END_USER', 'the x-end-user-id header is required on this endpoint: send the id of the end user whose memories this request acts on');
+  }
+  if (raw.length > REQUEST_LIMITS.endUserIdMaxChars || !END_USER_ID.test(raw)) {
+    throw new RequestError(400, 'REQUEST.INVALID_END_USER', `x-end-user-id must be 1-${REQUEST_LIMITS.endUserIdMaxChars} characters of letters, digits and . _ @ : + -`);
+  }
+  return raw;
+}
+
+export function validateTimeZone(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+    return raw;
+  } catch {
+    throw new RequestError(400, 'REQUEST.INVALID_TIMEZONE', `x-end-user-timezone "${raw}" is not an IANA time zone (for example Europe/Berlin)`);
+  }
+}
+
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function validateTextIngest(body: unknown) {
+  const root = objectOf(body, 'body');
+  const source = objectOf(root['source'], 'source');
+  if (source['type'] !== 'text') {
+    throw new RequestError(400, 'INGEST.INVALID_SOURCE_TYPE', 'source.type must be "text" on this endpoint (images go to /v1/memory/image, PDFs to /v1/ingest/document/upload)');
+  }
+  const content = source['content'];
+  if (typeof content !== 'string' || content.trim() === '') {
+    throw new RequestError(400, 'INGEST.MISSING_CONTENT', 'source.content must be a non-empty string');
+  }
+  if (content.length > REQUEST_LIMITS.textMaxChars) {
+    throw new RequestError(413, 'INGEST.TOO_LARGE', `source.content has ${content.length} characters; the limit is ${REQUEST_LIMITS.textMaxChars}: split it into several memories`);
+  }
+  let sourceTimestamp: number | null = null;
+  if (source['timestamp'] !== undefined && source['timestamp'] !== null) {
+    const ts = source['timestamp'];
+    if (typeof ts !== 'string' || !ISO_8601.test(ts) || Number.isNaN(Date.parse(ts))) {
+      throw new RequestError(400, 'INGEST.INVALID_TIMESTAMP', 'source.timestamp must be an ISO 8601 date or date-time, e.g. 2023-05-08T13:56:00Z');
+    }
+    sourceTimestamp = Date.parse(ts);
+  }
+  const userContext = optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars);
+  return { content, sourceTimestamp, userContext };
+}
+
+export type TextIngestRequest = ReturnType<typeof validateTextIngest>;
+
+export function validateSearch(body: unknown) {
+  const root = objectOf(body, 'body');
+  const query = root['query'];
+  if (typeof query !== 'string' || query.trim() === '') {
+    throw new RequestError(400, 'SEARCH.MISSING_QUERY', 'query must be a non-empty string');
+  }
+  if (query.length > REQUEST_LIMITS.maxQueryChars) {
+    throw new RequestError(400, 'SEARCH.QUERY_TOO_LONG', `query has ${query.length} characters; the limit is ${REQUEST_LIMITS.maxQueryChars}`);
+  }
+  let useDynamicScoring = true;
+  if (root['useDynamicScoring'] !== undefined) {
+    if (typeof root['useDynamicScoring'] !== 'boolean') throw new RequestError(400, 'SEARCH.INVALID_FIELD', 'useDynamicScoring must be true or false');
+    useDynamicScoring = root['useDynamicScoring'];
+  }
+  let strategy: Strategy | null = null;
+  if (root['strategy'] !== undefined && root['strategy'] !== null) {
+    if (!(STRATEGIES as readonly unknown[]).includes(root['strategy'])) {
+      throw new RequestError(400, 'SEARCH.UNKNOWN_STRATEGY', `strategy must be one of ${STRATEGIES.join(', ')}, or omitted for automatic routing`, { allowed: [...STRATEGIES] });
+    }
+    strategy = root['strategy'] as Strategy;
+  }
+  let limit: number = REQUEST_LIMITS.defaultLimit;
+  if (root['options'] !== undefined) {
+    const options = objectOf(root['options'], 'options');
+    if (options['limit'] !== undefined) {
+      const l = options['limit'];
+      if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > REQUEST_LIMITS.maxLimit) {
+        throw new RequestError(400, 'SEARCH.INVALID_LIMIT', `options.limit must be a whole number from 1 to ${REQUEST_LIMITS.maxLimit}`);
+      }
+      limit = l;
+    }
+  }
+  return { query, useDynamicScoring, strategy, limit };
+}
+
+export type SearchBody = ReturnType<typeof validateSearch>;
+
+function objectOf(value: unknown, name: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new RequestError(400, 'REQUEST.INVALID_BODY', `${name} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function optionalString(value: unknown, name: string, maxChars: number): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new RequestError(400, 'REQUEST.INVALID_FIELD', `${name} must be a string`);
+  if (value.length > maxChars) throw new RequestError(413, 'INGEST.TOO_LARGE', `${name} has ${value.length} characters; the limit is ${maxChars}`);
+  return value === '' ? null : value;
+}

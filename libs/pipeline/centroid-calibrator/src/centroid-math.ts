@@ -1,0 +1,42 @@
+import type { Centroid } from '@memory/ports';
+
+export function emptyCentroid(embeddingModel: string, dimensions: number): Centroid {
+  return { embeddingModel, sum: new Float32Array(dimensions), memoryCount: 0, similaritySum: 0 };
+}
+
+/** The unit-length direction of the member sum: what search compares a query with. */
+export function centroidDirection(c: Centroid): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < c.sum.length; i++) norm += c.sum[i]! * c.sum[i]!;
+  norm = Math.sqrt(norm);
+  const out = new Float32Array(c.sum.length);
+  if (norm === 0) return out;
+  for (let i = 0; i < c.sum.length; i++) out[i] = c.sum[i]! / norm;
+  return out;
+}
+
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/**
+ * Folds new member vectors into a centroid, in order. Each member's similarity to the centroid as it stood when it
+ * joined is accumulated: the mean of those is the user's typical spread, which centroid_aware search calibrates
+ * its META/SPECIFIC threshold with. Pure: the same members in the same order give the same centroid.
+ */
+export function addMembers(centroid: Centroid, vectors: ArrayLike<number>[]): Centroid {
+  const sum = Float32Array.from(centroid.sum);
+  let { memoryCount, similaritySum } = centroid;
+  for (const vector of vectors) {
+    similaritySum += memoryCount === 0 ? 1 : cosine(sum, vector);
+    for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! + vector[i]!;
+    memoryCount++;
+  }
+  return { embeddingModel: centroid.embeddingModel, sum, memoryCount, similaritySum };
+}

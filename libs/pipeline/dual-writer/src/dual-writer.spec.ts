@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import type { MemoryEnriched } from '@memory/contracts';
+import { toGraph, toMemoryRecord } from './index.js';
+
+const enriched: MemoryEnriched = {
+  memoryId: 'mem_job_1_alice_0', jobId: 'job_1_alice', tenantId: 'acme', endUserId: 'alice', kind: 'text', partIndex: 0, partCount: 1,
+  acceptedAt: 1000, createdAt: 900, content: 'Dinner with Jake in Paris on 2023-05-09', originalContent: 'Dinner with Jake in Paris tomorrow',
+  userContext: null, eventTimes: [{ text: 'tomorrow', index: 26, start: 1, end: 2, iso: '2023-05-09', relative: true }],
+  memoryType: 'plan', themes: ['food'], synonyms: ['supper'], keywords: ['dinner'],
+  entities: [{ name: 'Jake', type: 'person', key: 'jake' }, { name: 'Paris', type: 'place', key: 'paris' }],
+  sentiment: 'neutral', sentimentScore: 0, movieGenre: null, mentionedTitles: [], embeddingModel: 'm@1', vector: [0.6, 0.8],
+};
+
+describe('dual-writer mapping', () => {
+  it('stores the memory with its vector as float32 and both clocks', () => {
+    const record = toMemoryRecord(enriched);
+    expect(record.id).to.equal('mem_job_1_alice_0');
+    expect(record.vector).to.be.instanceOf(Float32Array);
+    expect(Array.from(record.vector)).to.deep.equal([Math.fround(0.6), Math.fround(0.8)]);
+    expect(record.createdAt).to.equal(900);
+    expect(record.acceptedAt).to.equal(1000);
+    expect(record.eventTimes[0]!.iso).to.equal('2023-05-09');
+  });
+
+  it('links user → memory → entities with ids derived from the scope', () => {
+    const { nodes, edges } = toGraph(enriched);
+    expect(nodes.map((n) => n.id)).to.deep.equal(['user:acme/alice', 'memory:mem_job_1_alice_0', 'entity:acme/alice/jake', 'entity:acme/alice/paris']);
+    expect(edges.map((e) => `${e.from} ${e.kind} ${e.to}`)).to.deep.equal([
+      'user:acme/alice owns memory:mem_job_1_alice_0',
+      'memory:mem_job_1_alice_0 mentions entity:acme/alice/jake',
+      'memory:mem_job_1_alice_0 mentions entity:acme/alice/paris',
+    ]);
+    expect(nodes.every((n) => n.tenantId === 'acme' && n.endUserId === 'alice')).to.equal(true);
+  });
+
+  it('gives the same graph for the same event (replays rewrite, never add)', () => {
+    expect(toGraph(enriched)).to.deep.equal(toGraph(enriched));
+  });
+});

@@ -1,0 +1,53 @@
+import type { EventName, EventPayloads } from '@memory/contracts';
+
+/** One event a stage wants published; the runner frames it, keys it by tenant/end user and appends it durably. */
+export type Emit = { [N in EventName]: { event: N; value: EventPayloads[N] } }[EventName];
+
+/** A decoded input record, with where it came from (for dead letters and logs). */
+export interface Incoming<N extends EventName = EventName> {
+  event: N;
+  value: EventPayloads[N];
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  /** Log append time, ms epoch: stable across replays, unlike the wall clock. */
+  timestamp: number;
+}
+
+/**
+ * A pipeline stage: the consumer group it runs as, what it reads, and a process function over a batch. `process`
+ * must be a function of its input and the stores (no wall clock, no randomness), so a replay writes the same
+ * results. It returns, per input, the events to publish; throwing fails the whole batch (the runner retries, then
+ * isolates the record that keeps failing).
+ */
+export interface StageSpec<In extends EventName, Deps> {
+  name: string;
+  group: string;
+  inputs: readonly In[];
+  outputs: readonly EventName[];
+  process(batch: Array<Incoming<In>>, deps: Deps): Promise<Emit[][]>;
+}
+
+/** Order of the stages, for job progress: a job never moves back to an earlier stage. */
+export const STAGE_ORDER = ['edge', 'temporal-resolver', 'enricher', 'dual-writer', 'centroid-calibrator'] as const;
+
+/** Builds the progress report a stage emits for each job it handles. */
+export function progress(stage: string, job: { jobId: string; tenantId: string; endUserId: string }, extra: Partial<EventPayloads['jobStatus']> = {}): Emit {
+  return {
+    event: 'jobStatus',
+    value: {
+      jobId: job.jobId,
+      tenantId: job.tenantId,
+      endUserId: job.endUserId,
+      state: 'Processing',
+      stage,
+      partIndex: null,
+      partCount: null,
+      memoryId: null,
+      errorCode: null,
+      reason: null,
+      ...extra,
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { MemoryRecord } from '@memory/ports';
+
+/**
+ * The payload of a search result. The interface names memory_type, content, movie_genre (for movie-related
+ * memories), sentiment, mentioned_titles, user_id and created_at (ms epoch); the rest is ours, in the same case.
+ */
+export function toPayload(m: MemoryRecord): Record<string, unknown> {
+  return {
+    memory_type: m.memoryType,
+    content: m.content,
+    ...(m.movieGenre ? { movie_genre: m.movieGenre } : {}),
+    sentiment: m.sentiment,
+    mentioned_titles: m.mentionedTitles,
+    user_id: m.endUserId,
+    created_at: m.createdAt,
+    original_content: m.originalContent,
+    themes: m.themes,
+    entities: m.entities.map((e) => ({ name: e.name, type: e.type })),
+    event_times: m.eventTimes.map((t) => ({ text: t.text, iso: t.iso, start: t.start, end: t.end })),
+    source_type: m.kind,
+    job_id: m.jobId,
+    embedding_model: m.embeddingModel,
+  };
+}

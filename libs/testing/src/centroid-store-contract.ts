@@ -1,0 +1,73 @@
+import { expect } from 'chai';
+import type { Centroid, CentroidStore, Scope } from '@memory/ports';
+import { freshScope } from './memory-fixtures.js';
+import type { StoreFactory, StoreHarness } from './store-harness.js';
+
+const centroid = (sum: number[], memoryCount: number, similaritySum: number): Centroid => ({
+  embeddingModel: 'test-model@1',
+  sum: Float32Array.from(sum),
+  memoryCount,
+  similaritySum,
+});
+
+/** The behaviour every CentroidStore adapter must show; each test uses scopes of its own. */
+export function describeCentroidStoreContract(adapterName: string, factory: StoreFactory<CentroidStore>): void {
+  describe(`CentroidStore contract: ${adapterName}`, function () {
+    this.timeout(30_000);
+    let harness: StoreHarness<CentroidStore>;
+    let store: CentroidStore;
+    let scope: Scope;
+
+    beforeEach(async () => {
+      harness = await factory();
+      store = harness.store;
+      scope = freshScope();
+    });
+
+    afterEach(async () => {
+      await harness.cleanup();
+    });
+
+    it('has no centroid and no members for a new end user', async () => {
+      expect(await store.get(scope)).to.equal(null);
+      expect(await store.members(scope, ['m1'])).to.deep.equal(new Set());
+    });
+
+    it('saves the centroid with its new members and tells members apart', async () => {
+      const first = centroid([0.5, 0.25, -1.5, 3], 2, 1.75);
+      await store.save(scope, first, ['m1', 'm2']);
+      expect(await store.get(scope)).to.deep.equal(first);
+      expect(await store.members(scope, ['m1', 'm3', 'm2'])).to.deep.equal(new Set(['m1', 'm2']));
+    });
+
+    it('replaces the centroid and adds members on the next save', async () => {
+      await store.save(scope, centroid([1, 0, 0, 0], 1, 1), ['m1']);
+      const second = centroid([1, 1, 0, 0], 2, 1.7);
+      await store.save(scope, second, ['m2']);
+      expect(await store.get(scope)).to.deep.equal(second);
+      expect(await store.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Set(['m1', 'm2']));
+      await store.save(scope, centroid([1, 1, 0, 0], 2, 1.7), []);
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set(['m1', 'm2']));
+    });
+
+    it('keeps tenants and end users apart', async () => {
+      const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
+      const otherTenant: Scope = { ...freshScope(), endUserId: scope.endUserId };
+      await store.save(scope, centroid([1, 2, 3, 4], 1, 1), ['m1']);
+      expect(await store.get(otherUser)).to.equal(null);
+      expect(await store.get(otherTenant)).to.equal(null);
+      expect(await store.members(otherUser, ['m1'])).to.deep.equal(new Set());
+      await store.save(otherTenant, centroid([4, 3, 2, 1], 1, 0.5), ['m2']);
+      expect((await store.get(scope))!.sum).to.deep.equal(Float32Array.from([1, 2, 3, 4]));
+      expect(await store.members(scope, ['m2'])).to.deep.equal(new Set());
+    });
+
+    it('keeps centroids and members across a reopen', async () => {
+      const saved = centroid([0.1, 0.2, 0.3, 0.4], 3, 2.5);
+      await store.save(scope, saved, ['m1', 'm2', 'm3']);
+      store = await harness.reopen();
+      expect(await store.get(scope)).to.deep.equal(saved);
+      expect(await store.members(scope, ['m1', 'm2', 'm3', 'm4'])).to.deep.equal(new Set(['m1', 'm2', 'm3']));
+    });
+  });
+}

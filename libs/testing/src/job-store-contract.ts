@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import type { JobRecord, JobStore } from '@memory/ports';
+import type { StoreFactory, StoreHarness } from './store-harness.js';
+import { uniqueName } from './wait-for.js';
+
+function newJob(tenantId: string, jobId: string): JobRecord {
+  return {
+    jobId,
+    tenantId,
+    endUserId: 'user-1',
+    state: 'Accepted',
+    stage: null,
+    partCount: null,
+    memoryIds: [],
+    errorCode: null,
+    reason: null,
+    acceptedAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+  };
+}
+
+/** The behaviour every JobStore adapter must show; each test uses tenants of its own. */
+export function describeJobStoreContract(adapterName: string, factory: StoreFactory<JobStore>): void {
+  describe(`JobStore contract: ${adapterName}`, function () {
+    this.timeout(30_000);
+    let harness: StoreHarness<JobStore>;
+    let store: JobStore;
+    let tenant: string;
+
+    beforeEach(async () => {
+      harness = await factory();
+      store = harness.store;
+      tenant = uniqueName('tenant');
+    });
+
+    afterEach(async () => {
+      await harness.cleanup();
+    });
+
+    it('has no record for an unknown job', async () => {
+      expect(await store.get(tenant, 'job-1')).to.equal(null);
+    });
+
+    it('creates a job on its first update and changes it on the next', async () => {
+      let seen: JobRecord | null | undefined;
+      const created = await store.update(tenant, 'job-1', (current) => {
+        seen = current;
+        return newJob(tenant, 'job-1');
+      });
+      expect(seen).to.equal(null);
+      expect(created).to.deep.equal(newJob(tenant, 'job-1'));
+      expect(await store.get(tenant, 'job-1')).to.deep.equal(created);
+
+      const changed = await store.update(tenant, 'job-1', (current) => ({ ...current!, state: 'Processing', stage: 'enricher', updatedAt: current!.updatedAt + 5 }));
+      expect(changed.state).to.equal('Processing');
+      expect(await store.get(tenant, 'job-1')).to.deep.equal(changed);
+    });
+
+    it('loses no update when 50 run at once on one job', async () => {
+      const updates = Array.from({ length: 50 }, (_, i) =>
+        store.update(tenant, 'job-1', (current) => {
+          const job = current ?? newJob(tenant, 'job-1');
+          return { ...job, partCount: (job.partCount ?? 0) + 1, memoryIds: [...job.memoryIds, `m${i}`] };
+        }),
+      );
+      const results = await Promise.all(updates);
+      expect(results.map((r) => r.partCount).sort((a, b) => a! - b!)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i + 1));
+      const final = (await store.get(tenant, 'job-1'))!;
+      expect(final.partCount).to.equal(50);
+      expect([...final.memoryIds].sort()).to.deep.equal(Array.from({ length: 50 }, (_, i) => `m${i}`).sort());
+    });
+
+    it('leaves the job as it was when the change throws, and later updates still work', async () => {
+      await store.update(tenant, 'job-1', () => newJob(tenant, 'job-1'));
+      const failure = new Error('change refused');
+      let caught: unknown;
+      await store.update(tenant, 'job-1', () => {
+        throw failure;
+      }).catch((error: unknown) => (caught = error));
+      expect(caught).to.equal(failure);
+      expect(await store.get(tenant, 'job-1')).to.deep.equal(newJob(tenant, 'job-1'));
+      const next = await store.update(tenant, 'job-1', (current) => ({ ...current!, state: 'Completed' }));
+      expect(next.state).to.equal('Completed');
+    });
+
+    it('refuses a change that moves the record to another job or tenant', async () => {
+      let rejected = false;
+      await store.update(tenant, 'job-1', () => newJob(tenant, 'job-2')).catch(() => (rejected = true));
+      expect(rejected, 'another job id').to.equal(true);
+      rejected = false;
+      await store.update(tenant, 'job-1', () => newJob(`${tenant}-other`, 'job-1')).catch(() => (rejected = true));
+      expect(rejected, 'another tenant').to.equal(true);
+      expect(await store.get(tenant, 'job-1')).to.equal(null);
+      expect(await store.get(tenant, 'job-2')).to.equal(null);
+    });
+
+    it('keeps tenants apart: the same job id is two jobs', async () => {
+      const other = `${tenant}-other`;
+      await store.update(tenant, 'job-1', () => ({ ...newJob(tenant, 'job-1'), state: 'Completed' }));
+      expect(await store.get(other, 'job-1')).to.equal(null);
+      let seen: JobRecord | null | undefined;
+      await store.update(other, 'job-1', (current) => {
+        seen = current;
+        return newJob(other, 'job-1');
+      });
+      expect(seen).to.equal(null);
+      expect((await store.get(tenant, 'job-1'))!.state).to.equal('Completed');
+      expect((await store.get(other, 'job-1'))!.state).to.equal('Accepted');
+    });
+
+    it('keeps jobs across a reopen', async () => {
+      const saved = await store.update(tenant, 'job-1', () => ({ ...newJob(tenant, 'job-1'), memoryIds: ['m0', 'm1'], partCount: 2 }));
+      store = await harness.reopen();
+      expect(await store.get(tenant, 'job-1')).to.deep.equal(saved);
+    });
+  });
+}
