@@ -48,9 +48,9 @@ const HEALTH_STRONG: ReadonlySet<string> = new Set([
   'pill', 'prescription', 'symptom', 'pain', 'headache', 'migraine', 'fever', 'flu', 'covid', 'surgery', 'therapy',
   'therapist', 'dentist', 'allergy', 'allergic', 'injury', 'injure', 'diagnose', 'diagnosis', 'checkup', 'vaccine',
   'diabetes', 'cancer', 'asthma', 'infection', 'physiotherapy', 'physio', 'nurse', 'sprain', 'fracture', 'antibiotic',
-  'blood', 'cholesterol', 'depression', 'anxiety', 'insomnia', 'rash', 'cough', 'nausea', 'dose', 'treatment',
+  'cholesterol', 'depression', 'anxiety', 'insomnia', 'rash', 'cough', 'nausea', 'dose', 'treatment',
 ]);
-const HEALTH_WEAK: ReadonlySet<string> = new Set(['hurt', 'ache', 'tired', 'exhausted', 'stress', 'sleep', 'diet', 'weight', 'knee', 'back']);
+const HEALTH_WEAK: ReadonlySet<string> = new Set(['blood', 'hurt', 'ache', 'tired', 'exhausted', 'stress', 'sleep', 'diet', 'weight', 'knee', 'back']);
 const RELATION_STRONG =
   /\b(?:married|marry|marrying|engaged|divorced|divorcing|dating|broke up|break up|breaking up|split up|proposed|anniversary|moved in (?:with|together))\b/;
 const RELATION_NOUN =

@@ -149,7 +149,7 @@ describe('createEnricher / enrich', () => {
     expect(first).to.equal('I love hiking with my dog on weekends');
     expect(suffix).to.match(/^Themes: [^.]+\.( Related: [^.]+\.)?$/);
     expect(rest).to.deep.equal([]);
-    expect(suffix?.length ?? 0).to.be.lessThan(first?.length ?? 0 + 120);
+    expect(suffix?.length ?? 0).to.be.lessThan(120);
   });
 
   it('is deterministic: the same input gives the same output', () => {
@@ -163,14 +163,18 @@ describe('createEnricher / enrich', () => {
       'My sister Melanie works at Google in New York and she is going to visit Paris next week with her kids',
       'Yesterday I went to the doctor because my knees were hurting badly after the long hike with my dog',
     ];
-    // compromise and V8 need a few hundred calls to warm their caches; steady state is what a consumer sees.
-    for (let i = 0; i < 600; i++) enrich(`${sentences[i % 3]} ${i}`, i % 2 ? 'sci-fi fan' : null);
+    // compromise and V8 need a thousand calls or so to warm up; steady state is what a consumer sees.
+    for (let i = 0; i < 1000; i++) enrich(`${sentences[i % 3]} ${i}`, i % 2 ? 'sci-fi fan' : null);
     const runs = 300;
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     for (let i = 0; i < runs; i++) enrich(`${sentences[i % 3]} ${i}`, i % 2 ? 'sci-fi fan' : null);
     const perCall = (performance.now() - started) / runs;
-    console.log(`      [enrichment] enrich(): ${perCall.toFixed(2)} ms per 20-word sentence (mean of ${runs})`);
-    // The bound is loose on purpose: the machine is shared; the log line is the measurement.
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerCall = (cpu.user + cpu.system) / 1000 / runs;
+    console.log(
+      `      [enrichment] enrich(): ${perCall.toFixed(2)} ms wall, ${cpuPerCall.toFixed(2)} ms CPU per 20-word sentence (mean of ${runs})`,
+    );
     expect(perCall).to.be.lessThan(10);
   });
 });

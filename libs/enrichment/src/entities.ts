@@ -21,6 +21,18 @@ const PLACE_HEADS: ReadonlySet<string> = new Set([
 /** Capitalised kin words used as names ("called Mom"). */
 const KIN_NAMES: ReadonlySet<string> = new Set(['mom', 'mum', 'dad', 'mommy', 'daddy', 'grandma', 'grandpa', 'granny', 'nana', 'papa', 'mama']);
 
+/** Holidays are dates, not places, however they are capitalised. */
+const HOLIDAYS: ReadonlySet<string> = new Set([
+  'christmas', 'xmas', 'easter', 'thanksgiving', 'halloween', 'hanukkah', 'diwali', 'ramadan', 'eid', 'passover',
+  'valentine', "valentine's",
+]);
+
+/** Capitalised for emphasis or by habit in chat ("Hey Mel, Thanks!"), never names. */
+const INTERJECTIONS: ReadonlySet<string> = new Set([
+  'thanks', 'thank', 'hey', 'hi', 'hello', 'congrats', 'congratulations', 'wow', 'yeah', 'yes', 'no', 'ok', 'okay',
+  'lol', 'omg', 'haha', 'bye', 'cheers', 'sorry', 'please', 'happy', 'birthday', 'cool', 'awesome', 'great',
+]);
+
 /** Prepositions after which an unknown name is most likely a place ("at the Alamo Drafthouse", "in Lisbon"). */
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['at', 'in', 'to', 'from', 'near', 'around', 'visit', 'visited', 'into']);
 
@@ -61,11 +73,16 @@ export function findEntities(tokens: readonly Token[], titles: readonly Span[]):
 
   const runs: [number, number][] = [];
   for (let i = 0; i < tokens.length; i++) {
-    if (inTitle.has(i) || !nameWord(tokens[i] as Token)) continue;
+    const token = tokens[i] as Token;
+    if (inTitle.has(i) || !nameWord(token)) continue;
+    // A capitalised adjective starts a name only when a name follows ("Big Sur"), not alone ("Italian food").
+    const next = tokens[i + 1];
+    if (modifierOnly(token) && !(next && !inTitle.has(i + 1) && nameWord(next) && !breaksAfter(token))) continue;
     let end = i;
     while (end + 1 < tokens.length) {
       const current = tokens[end] as Token;
-      if (breaksAfter(current) || current.tags.has('Possessive')) break;
+      // "Dr. Smith": the full stop of an honorific does not end the name.
+      if ((breaksAfter(current) && !current.tags.has('Honorific')) || current.tags.has('Possessive')) break;
       const next = tokens[end + 1] as Token;
       if (!inTitle.has(end + 1) && nameWord(next) && !next.sentenceStart) {
         end++;
@@ -106,16 +123,28 @@ function nameWord(token: Token): boolean {
   if (!token.capitalised || !token.text) return false;
   const tags = token.tags;
   if (tags.has('Pronoun') || tags.has('Determiner') || tags.has('Date') || tags.has('Value')) return false;
+  if ((HOLIDAYS.has(token.normal) || INTERJECTIONS.has(token.normal)) && !tags.has('Place')) return false;
   if (tags.has('Person') || tags.has('Place') || tags.has('Organization')) return true;
+  // Shouted words and interjections ("SO good", "OMG") are not names.
+  if (tags.has('Adverb') || tags.has('Expression') || tags.has('Conjunction') || tags.has('Preposition')) return false;
   if (KIN_NAMES.has(token.lemma)) return !token.sentenceStart || token.proper;
   // At the start of a sentence every word is capitalised; only compromise's lexicon says it is a name there.
   if (token.sentenceStart) return false;
   return token.proper || (tags.has('Noun') && !tags.has('Verb'));
 }
 
+/** Nationalities and other adjectives: part of a name at most, never one on their own. */
+function modifierOnly(token: Token): boolean {
+  const tags = token.tags;
+  if (tags.has('Person') || tags.has('Place') || tags.has('Organization')) return false;
+  return tags.has('Demonym') || tags.has('Adjective');
+}
+
 function classify(tokens: readonly Token[], start: number, end: number): EntityType {
   const words: Token[] = tokens.slice(start, end + 1);
-  const head = (words[words.length - 1] as Token).lemma;
+  // The head of "University of Texas" is "University".
+  const of = words.findIndex((word) => word.normal === 'of');
+  const head = (words[of > 0 ? of - 1 : words.length - 1] as Token).lemma;
   if (ORGANIZATION_HEADS.has(head)) return 'organization';
   if (PLACE_HEADS.has(head)) return 'place';
   if (words.some((w) => w.tags.has('Organization'))) return 'organization';

@@ -25,7 +25,7 @@ const GENRE_RULES: readonly GenreRule[] = [
   { label: 'documentary', strong: ['documentary', 'documentaries', 'docuseries', 'docu-?series'], weak: [], cues: [] },
   { label: 'fantasy', strong: ['fantasy'], weak: [], cues: ['dragons?', 'wizards?'] },
   { label: 'mystery', strong: ['mystery', 'mysteries', 'whodunn?it', 'murder mystery'], weak: [], cues: [] },
-  { label: 'superhero', strong: ['superhero', 'superheroes', 'marvel'], weak: [], cues: [] },
+  { label: 'superhero', strong: ['superhero', 'superheroes'], weak: [], cues: [] },
   { label: 'crime', strong: ['heist', 'gangster', 'mafia', 'mob movie'], weak: ['crime'], cues: [] },
   { label: 'action', strong: [], weak: ['action'], cues: ['explosions', 'car chases?'] },
   { label: 'drama', strong: [], weak: ['drama', 'dramas'], cues: [] },

@@ -46,8 +46,9 @@ const WEAK_INNER_WORDS: ReadonlySet<string> = new Set(['to', 'for', 'in', 'on', 
 const MAX_TITLE_WORDS = 10;
 
 /**
- * Titles of works: quoted spans that are not speech, and Title Case phrases right after a media noun or a
- * media verb. Lowercase titles without quotes ("we watched dune") are not found.
+ * Titles of works: quoted spans that are not speech, Title Case phrases right after a media noun or verb
+ * ("the movie Dune", "watched Dune", "listening to Abbey Road"), and Title Case phrases right before one
+ * ("the Harry Potter books"). Lowercase titles without quotes ("we watched dune") are not found.
  */
 export function findTitles(tokens: readonly Token[]): Span[] {
   const spans: Span[] = [];
@@ -55,7 +56,8 @@ export function findTitles(tokens: readonly Token[]): Span[] {
   const push = (start: number, end: number, cue: string | null) => {
     for (let i = start; i <= end; i++) if (taken.has(i)) return;
     const name = spanText(tokens, start, end);
-    if (!/\p{L}|\p{N}/u.test(name)) return;
+    // After a media cue any words make a title ("the movie 'Up'"); without one, "That" or "So" is emphasis.
+    if (!/\p{L}/u.test(name) || (cue === null && !hasContentWord(tokens, start, end))) return;
     for (let i = start; i <= end; i++) taken.add(i);
     spans.push({ start, end, name, cue });
   };
@@ -69,14 +71,24 @@ export function findTitles(tokens: readonly Token[]): Span[] {
 
   for (let i = 0; i < tokens.length; i++) {
     if (taken.has(i)) continue;
-    const cue = mediaCueBefore(tokens, i, 2);
-    if (cue === null) continue;
+    const cue = adjacentCue(tokens, i);
     const end = titleCaseEnd(tokens, i);
     if (end === null) continue;
+    if (cue === null) {
+      // "the Harry Potter books", "the Lord of the Rings movies".
+      const after = tokens[end + 1];
+      const last = tokens[end] as Token;
+      const noun = after && !after.capitalised && MEDIA_NOUNS.has(after.lemma) && !breaksAfter(last) && !last.tags.has('Possessive');
+      if (noun && !tokens[i]?.sentenceStart && !isNamedPlaceOrOrganization(tokens, i, end)) push(i, end, after.lemma);
+      i = end;
+      continue;
+    }
     // After "saw" a known person or place is who was met ("saw Caroline"), not a work.
-    if (PEOPLE_VERBS.has(cue) && isNamedPersonOrPlace(tokens, i, end)) continue;
+    if (PEOPLE_VERBS.has(cue) && isKnownName(tokens, i, end)) continue;
     // "watched Caroline's recital": the name owns the thing watched.
     if ((tokens[end] as Token).tags.has('Possessive')) continue;
+    // "watched a Korean drama", "the Marvel movie": a capitalised word before a common noun modifies it.
+    if (modifiesNoun(tokens, end)) continue;
     push(i, end, cue);
     // "watched Dune and Arrival", "read Dune, Emma and Persuasion": the list continues the cue.
     let last = end;
@@ -85,25 +97,58 @@ export function findTitles(tokens: readonly Token[]): Span[] {
       const startNext = joiner && (joiner.normal === 'and' || joiner.normal === 'or') ? last + 2 : last + 1;
       if (!/,/.test(tokens[last]?.post ?? '') && startNext === last + 1) break;
       const nextEnd = titleCaseEnd(tokens, startNext);
-      if (nextEnd === null || isNamedPersonOrPlace(tokens, startNext, nextEnd) || (tokens[nextEnd] as Token).tags.has('Possessive')) break;
+      if (nextEnd === null || isKnownName(tokens, startNext, nextEnd) || (tokens[nextEnd] as Token).tags.has('Possessive')) break;
       push(startNext, nextEnd, cue);
       last = nextEnd;
     }
+    i = last;
   }
   return spans.sort((a, b) => a.start - b.start);
 }
 
+/** Name text: words joined as written, inner name punctuation kept ("Mission: Impossible", "Spider-Man"). */
 export function spanText(tokens: readonly Token[], start: number, end: number): string {
   let out = '';
   for (let i = start; i <= end; i++) {
     const token = tokens[i] as Token;
-    if (!token.text) continue;
-    if (out) out += ' ';
     out += token.text;
-    // Keep inner punctuation that belongs to the name ("Mission: Impossible"), drop quotes and sentence marks.
-    if (i < end) out += token.post.replace(/[\s"“”‘’'«»]/g, '').replace(/[,.;!?]/g, '');
+    if (i === end) break;
+    const kept = token.post.replace(/[\s"“”‘’'«»,.;!?]/g, '');
+    out += kept + (/\s/.test(token.post) || (!token.text && i > start) ? ' ' : '');
   }
   return out.replace(/^["“‘'«]+|["”’'»]+$/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The media noun or verb right before a Title Case phrase at `at`, across at most one article or possessive
+ * ("watched the Office", "read her Dune"), or null. "played with Max" has no cue: "with" stands between.
+ */
+function adjacentCue(tokens: readonly Token[], at: number): string | null {
+  let i = at - 1;
+  const skipped = tokens[i];
+  if (skipped && (skipped.tags.has('Determiner') || skipped.tags.has('Possessive')) && !breaksAfter(skipped)) i--;
+  const token = tokens[i];
+  if (!token || breaksAfter(token)) return null;
+  if (token.normal === 'to' && tokens[i - 1]?.lemma === 'listen') return 'listen';
+  return cueOf(token);
+}
+
+/** A capitalised media noun is part of a name ("Game of Thrones"), not a cue for the next words. */
+function cueOf(token: Token): string | null {
+  if (MEDIA_NOUNS.has(token.lemma) && token.tags.has('Noun') && !(token.capitalised && !token.sentenceStart)) return token.lemma;
+  if (MEDIA_VERBS.has(token.lemma) && token.tags.has('Verb')) return token.lemma;
+  return MEDIA_VERB_FORMS.get(token.normal) ?? null;
+}
+
+/** A title names something: a one-word quote of "That" or "So" is emphasis. */
+function hasContentWord(tokens: readonly Token[], start: number, end: number): boolean {
+  for (let i = start; i <= end; i++) {
+    const tags = (tokens[i] as Token).tags;
+    if (!tags.has('Pronoun') && !tags.has('Determiner') && !tags.has('Conjunction') && !tags.has('Preposition') && !tags.has('Adverb')) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function quotedSpans(tokens: readonly Token[]): [number, number][] {
@@ -132,13 +177,18 @@ function mediaCueBefore(tokens: readonly Token[], at: number, reach = 4): string
   for (let i = at - 1; i >= Math.max(0, at - reach); i--) {
     const token = tokens[i] as Token;
     if (breaksAfter(token)) return null;
-    if (MEDIA_NOUNS.has(token.lemma) && token.tags.has('Noun')) return token.lemma;
-    if (MEDIA_VERBS.has(token.lemma) && token.tags.has('Verb')) return token.lemma;
-    const form = MEDIA_VERB_FORMS.get(token.normal);
-    if (form) return form;
+    const cue = cueOf(token);
+    if (cue) return cue;
     if (token.normal === 'to' && tokens[i - 1]?.lemma === 'listen') return 'listen';
   }
   return null;
+}
+
+function modifiesNoun(tokens: readonly Token[], end: number): boolean {
+  const last = tokens[end] as Token;
+  const next = tokens[end + 1];
+  if (!next || breaksAfter(last) || CLOSE_QUOTE.test(last.post) || next.capitalised) return false;
+  return next.tags.has('Noun') && !next.tags.has('Date') && !next.tags.has('Pronoun');
 }
 
 function speechBefore(tokens: readonly Token[], at: number): boolean {
@@ -154,7 +204,7 @@ function titleCaseEnd(tokens: readonly Token[], start: number): number | null {
   let end: number | null = null;
   while (i < tokens.length && i - start < MAX_TITLE_WORDS) {
     const token = tokens[i] as Token;
-    if (titleWord(token)) {
+    if (titleWord(token, i === start)) {
       end = i;
       if (breaksAfter(token) || CLOSE_QUOTE.test(token.post)) break;
       i++;
@@ -168,14 +218,19 @@ function titleCaseEnd(tokens: readonly Token[], start: number): number | null {
     while (j < tokens.length && INNER_WORDS.has((tokens[j] as Token).normal)) j++;
     const after = tokens[j];
     if (!after || !titleWord(after) || isCalendar(after)) break;
-    if (WEAK_INNER_WORDS.has(token.normal) && isNamedPersonOrPlace(tokens, j, j)) break;
+    if (WEAK_INNER_WORDS.has(token.normal) && isKnownName(tokens, j, j)) break;
     i = j;
   }
   return end;
 }
 
-function titleWord(token: Token): boolean {
-  if (!token.capitalised || !token.text) return false;
+/** Capitalised words that name a medium or a channel, not a work: "watched TV", "saw it on YouTube". */
+const NOT_TITLES: ReadonlySet<string> = new Set(['tv', 'netflix', 'youtube', 'hulu', 'hbo', 'spotify', 'radio', 'tiktok', 'instagram', 'i']);
+
+function titleWord(token: Token, first = false): boolean {
+  if (!token.capitalised || !token.text || NOT_TITLES.has(token.normal)) return false;
+  // "Blade Runner 2049" ends in a number; "7 of the 16 Finals" is a count, not a title.
+  if (first && !/^\p{Lu}/u.test(token.text)) return false;
   if (token.tags.has('Pronoun') || isCalendar(token)) return false;
   return true;
 }
@@ -184,7 +239,16 @@ function isCalendar(token: Token): boolean {
   return token.tags.has('WeekDay') || token.tags.has('Month') || (token.tags.has('Date') && !token.tags.has('Year'));
 }
 
-function isNamedPersonOrPlace(tokens: readonly Token[], start: number, end: number): boolean {
+function isNamedPlaceOrOrganization(tokens: readonly Token[], start: number, end: number): boolean {
+  for (let i = start; i <= end; i++) {
+    const tags = (tokens[i] as Token).tags;
+    if (tags.has('Place') || tags.has('Organization')) return true;
+  }
+  return false;
+}
+
+/** A person, place or organisation compromise knows by name. */
+function isKnownName(tokens: readonly Token[], start: number, end: number): boolean {
   for (let i = start; i <= end; i++) {
     const tags = (tokens[i] as Token).tags;
     if (tags.has('Person') || tags.has('Place') || tags.has('Organization')) return true;

@@ -18,7 +18,7 @@ export interface Token {
   sentenceStart: boolean;
   /** Starts with an upper-case letter or a digit. */
   capitalised: boolean;
-  /** A name: compromise's ProperNoun, or a capitalised noun inside a sentence. */
+  /** A name: compromise's ProperNoun, or a capitalised word inside a sentence. */
   proper: boolean;
 }
 
@@ -69,9 +69,10 @@ export function tokenize(text: string): Token[] {
         sentence,
         sentenceStart: position === 0,
         capitalised,
+        // Inside a sentence a capital letter marks a name whatever the lexicon says ("gave Will a ride").
         proper:
           tags.has('ProperNoun') ||
-          (capitalised && position > 0 && tags.has('Noun') && !tags.has('Pronoun') && /\p{L}/u.test(term.text)),
+          (capitalised && position > 0 && !tags.has('Pronoun') && /\p{L}/u.test(term.text) && !/["“‘'(]/.test(term.pre)),
       });
     });
   });
