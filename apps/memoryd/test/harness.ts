@@ -21,7 +21,7 @@ export class ServiceProcess {
 
   async start(extraEnv: Record<string, string> = {}): Promise<void> {
     this.output = '';
-    const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN], {
       env: {
         ...process.env,
         PORT: '0',

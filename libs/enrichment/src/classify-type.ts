@@ -25,7 +25,8 @@ import type { Token } from './tokens.js';
  *
  * Health outranks event and experience on purpose: "went to the doctor yesterday" is filed under health.
  * The content reaches this stage with relative dates already resolved to ISO timestamps, so a resolved
- * "tomorrow" no longer reads as future: plans are recognised by their verbs.
+ * "tomorrow" no longer reads as future in the words: the resolver's periods say it instead (futureReference,
+ * scored like a future time word).
  */
 export const PRECEDENCE: readonly TextMemoryType[] = [
   'plan', 'preference', 'goal', 'health', 'relationship', 'event', 'experience', 'opinion',
@@ -73,12 +74,14 @@ export interface TypeInput {
   contextTokens: readonly Token[];
   /** People found by entity extraction; a relation verb needs someone to relate to. */
   personCount: number;
+  /** A mentioned period starts after the instant the text was written. */
+  futureReference?: boolean;
 }
 
 export function classifyMemoryType(input: TypeInput): TextMemoryType {
   const scores = new Map<TextMemoryType, number>();
-  const content = scoreText(input.tokens, input.personCount);
-  const context = scoreText(input.contextTokens, 0);
+  const content = scoreText(input.tokens, input.personCount, input.futureReference ?? false);
+  const context = scoreText(input.contextTokens, 0, false);
   for (const type of PRECEDENCE) scores.set(type, (content.get(type) ?? 0) + CONTEXT_WEIGHT * (context.get(type) ?? 0));
   let best: TextMemoryType = 'fact';
   let bestScore = MIN_SCORE - Number.EPSILON;
@@ -92,7 +95,7 @@ export function classifyMemoryType(input: TypeInput): TextMemoryType {
   return best;
 }
 
-function scoreText(tokens: readonly Token[], personCount: number): Map<TextMemoryType, number> {
+function scoreText(tokens: readonly Token[], personCount: number, futureReference: boolean): Map<TextMemoryType, number> {
   const scores = new Map<TextMemoryType, number>();
   if (tokens.length === 0) return scores;
   // Names are masked so "Will" or "Hope" never reads as a cue word.
@@ -104,7 +107,7 @@ function scoreText(tokens: readonly Token[], personCount: number): Map<TextMemor
   const lemmas = new Set(tokens.map((t) => t.lemma));
 
   const future = FUTURE_MARKER.test(text);
-  const futureTime = FUTURE_TIME.test(text);
+  const futureTime = futureReference || FUTURE_TIME.test(text);
   if (future || futureTime) scores.set('plan', future ? (futureTime ? 4 : 3) : 2);
 
   const preference = preferenceScore(tokens, text);

@@ -178,3 +178,15 @@ describe('createEnricher / enrich', () => {
     expect(perCall).to.be.lessThan(10);
   });
 });
+
+describe('plans from resolved time references', () => {
+  it('files a memory that mentions a period after it was written as a plan, even with the words resolved away', async () => {
+    const enricher = await sharedEnricher();
+    const written = Date.parse('2023-05-08T13:56:00Z');
+    const content = 'Dinner with Jake at Luigi on 2023-05-09T19:00:00Z';
+    const ahead = enricher.enrich({ content, userContext: null, time: { referenceTime: written, mentions: [{ start: Date.parse('2023-05-09T19:00:00Z') }] } });
+    const behind = enricher.enrich({ content, userContext: null, time: { referenceTime: Date.parse('2023-06-01T00:00:00Z'), mentions: [{ start: Date.parse('2023-05-09T19:00:00Z') }] } });
+    expect(ahead.memoryType).to.equal('plan');
+    expect(behind.memoryType).to.not.equal('plan');
+  });
+});

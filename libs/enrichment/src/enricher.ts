@@ -58,6 +58,7 @@ function enrich(wordnet: WordNet, input: EnrichInput): Enrichment {
     tokens,
     contextTokens,
     personCount: entities.filter((entity) => entity.type === 'person').length,
+    futureReference: input.time ? input.time.mentions.some((m) => m.start > input.time!.referenceTime) : false,
   });
 
   return {

@@ -16,6 +16,11 @@ export interface EnrichInput {
   content: string;
   /** Where the text came from, as the caller said; a hint, never a source of keywords. */
   userContext: string | null;
+  /**
+   * The resolved time references and the instant they were resolved against. The content arrives with
+   * "tomorrow" already replaced by a date, so whether it points ahead is read from these, not from the words.
+   */
+  time?: { referenceTime: number; mentions: ReadonlyArray<{ start: number }> };
 }
 
 export interface Enrichment {

@@ -60,7 +60,7 @@ export function describeEventLogDurability(ctx: EventLogContext): void {
 
 /** Starts the crash child, lets it acknowledge at least `minAcks` records, kills it with SIGKILL mid-stream. */
 async function runAndKill(config: object, minAcks: number): Promise<Ack[]> {
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', CHILD_SCRIPT, JSON.stringify(config)], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD_SCRIPT, JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const acks: Ack[] = [];

@@ -4,7 +4,7 @@
  *   ack <partition> <offset> <key> <seq>
  * On Linux, writes to a pipe are synchronous, so every printed line was acknowledged before the parent kills us.
  *
- * Usage: node --conditions=development --import tsx event-log-crash-child.ts '<json config>'
+ * Usage: node --conditions=source --import tsx event-log-crash-child.ts '<json config>'
  *   config: { module, exportName, options, topic, producers }
  */
 import type { EventLog } from '@memory/ports';

@@ -1,6 +1,6 @@
 /**
  * Quick throughput check of durable appends: N concurrent producers, each awaiting its append before the next,
- * for a few seconds. Run: node --conditions=development --import tsx libs/adapters/eventlog-embedded/scripts/bench-append.ts [producers] [seconds] [recordsPerAppend]
+ * for a few seconds. Run: node --conditions=source --import tsx libs/adapters/eventlog-embedded/scripts/bench-append.ts [producers] [seconds] [recordsPerAppend]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

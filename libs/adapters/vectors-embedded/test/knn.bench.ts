@@ -1,5 +1,5 @@
 /**
- * kNN latency for one end user: `node --conditions=development --import tsx libs/adapters/vectors-embedded/test/knn.bench.ts [count] [dims]`
+ * kNN latency for one end user: `node --conditions=source --import tsx libs/adapters/vectors-embedded/test/knn.bench.ts [count] [dims]`
  * Writes `count` random unit vectors to a temporary store, then times the first query (which loads the index
  * from disk) and the mean of later queries, with and without a time filter. Not part of the test run.
  */

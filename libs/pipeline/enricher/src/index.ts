@@ -25,7 +25,7 @@ export const enricherStage: StageSpec<'resolved', EnricherStageDeps> = {
       if (value.resolvedContent === null || value.originalContent === null) {
         throw new MemoryServiceError('ENRICH.NO_CONTENT', `job ${value.jobId} has no text to enrich`);
       }
-      return enricher.enrich({ content: value.resolvedContent, userContext: value.userContext });
+      return enricher.enrich({ content: value.resolvedContent, userContext: value.userContext, time: { referenceTime: value.referenceTime, mentions: value.eventTimes } });
     });
     const vectors = await embedder.embed(enrichments.map((e) => e.enrichedText), 'passage');
     const model = modelTag(embedder.model);
