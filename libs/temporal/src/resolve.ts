@@ -1,25 +1,10 @@
+import type { TimeMention } from '@memory/contracts';
 import type { TemporalOptions } from './find.js';
 import { checkOptions, findReferences } from './find.js';
 import { resolvedIso, resolvedSpan } from './periods.js';
 
-/**
- * One resolved time reference. Structurally the TimeMention record of schemas/resolved/v1.avsc (memory.resolved
- * eventTimes), declared here so this library does not depend on the contracts.
- */
-export interface TimeMention {
-  /** The words as written, e.g. "next Friday". */
-  text: string;
-  /** Character offset of the words in the original text. */
-  index: number;
-  /** Epoch ms of the start of the period the words refer to. */
-  start: number;
-  /** Epoch ms of the end of that period, exclusive. */
-  end: number;
-  /** The ISO 8601 text that replaced the words in the resolved text. */
-  iso: string;
-  /** True when the words needed the reference time to mean anything ("yesterday", "in 3 days"). */
-  relative: boolean;
-}
+/** One resolved time reference: the TimeMention record of the Avro contracts (memory.resolved eventTimes). */
+export type { TimeMention };
 
 export interface ResolvedTimeReferences {
   resolvedText: string;
