@@ -8,3 +8,4 @@ export { describeVectorStoreContract, type VectorStoreContractOptions } from './
 export { describeCentroidStoreContract } from './centroid-store-contract.js';
 export { describeGraphStoreContract } from './graph-store-contract.js';
 export { describeJobStoreContract } from './job-store-contract.js';
+export { describeWithEngine, requiredEngines, type RealEngine } from './real-engines.js';

@@ -1,0 +1,51 @@
+/**
+ * Specs against a real engine (Kafka, the schema registry, Elasticsearch, MinIO, ArangoDB) run when the engine is
+ * reachable and are reported as skipped, with the reason, when it is not. Engines named in
+ * MEMORY_REQUIRED_ENGINES (comma-separated; CI sets it) must be reachable: their absence fails the run instead, so
+ * nothing silently stops being tested.
+ */
+export interface RealEngine {
+  /** The name used in MEMORY_REQUIRED_ENGINES and by `npm run engines:up`, e.g. 'kafka'. */
+  name: string;
+  /** Where the spec will look, for the messages, e.g. '127.0.0.1:9092'. */
+  endpoint: string;
+  /** One quick reachability check. */
+  probe(): Promise<boolean>;
+  /** What to do when it is absent, e.g. 'start it with `npm run engines:up`'. */
+  hint?: string;
+}
+
+export function requiredEngines(env: Record<string, string | undefined> = process.env): Set<string> {
+  return new Set(
+    (env['MEMORY_REQUIRED_ENGINES'] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
+}
+
+/**
+ * A mocha `describe` whose tests need `engine`. Call it at the top level of a spec file; `body` declares the
+ * tests as usual.
+ */
+export function describeWithEngine(title: string, engine: RealEngine, body: () => void): void {
+  describe(title, function () {
+    before(async function () {
+      this.timeout(15_000);
+      let reachable = false;
+      try {
+        reachable = await engine.probe();
+      } catch {
+        reachable = false;
+      }
+      if (reachable) return;
+      const hint = engine.hint ?? 'start it with `npm run engines:up`';
+      if (requiredEngines().has(engine.name)) {
+        throw new Error(`${engine.name} is required (MEMORY_REQUIRED_ENGINES) but not reachable at ${engine.endpoint}; ${hint}`);
+      }
+      console.log(`      skipped: ${engine.name} is not reachable at ${engine.endpoint}; ${hint}`);
+      this.skip();
+    });
+    body();
+  });
+}
