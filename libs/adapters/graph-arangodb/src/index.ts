@@ -1,1 +1,2 @@
-export {};
+export { openArangoGraphStore, dropArangoGraphStore } from './open.js';
+export { resolveArangoGraphStoreOptions, type ArangoGraphStoreOptions, type ResolvedArangoGraphStoreOptions } from './options.js';
