@@ -1,0 +1,73 @@
+import type { Client } from '@elastic/elasticsearch';
+import { MemoryServiceError } from '@memory/platform';
+import type { JobRecord, JobStore } from '@memory/ports';
+import type { SharedClient } from './client.js';
+import { readDocument, writeIfUnchanged } from './documents.js';
+import { KeyLock } from './key-lock.js';
+import { documentId } from './names.js';
+import { retryOnConflict } from './retry-conflicts.js';
+import { checkJobKey } from './validate.js';
+
+/**
+ * JobStore on one index, one document per job, _id derived from (tenant, job id).
+ *
+ * update() is a read-modify-write under optimistic concurrency: read the job with its _seq_no and _primary_term
+ * (a realtime GET), apply the change, write with if_seq_no/if_primary_term (op_type create for a new job); a
+ * writer that lost the race reads again and re-applies its change to the newer record. So concurrent updates of one
+ * job apply in turn and none is lost, across processes too, and the change may run more than once: it must be a
+ * function of the record it is given (applyJobStatus is, and its monotone merge makes re-applying harmless).
+ * Within this process the updates of one job queue first (KeyLock), so they do not race each other at all.
+ *
+ * Why not a painless script: the merge would have to be written a second time in painless (and the node we run
+ * locally has no painless module); the change function stays the one source of the job-state rules.
+ *
+ * Jobs are only ever read by id, and reads by id are realtime, so writes skip refreshes entirely.
+ */
+export class ElasticsearchJobStore implements JobStore {
+  private readonly client: Client;
+  private readonly lock = new KeyLock();
+  private closed = false;
+
+  constructor(
+    private readonly shared: SharedClient,
+    private readonly index: string,
+  ) {
+    this.client = shared.acquire();
+  }
+
+  async get(tenantId: string, jobId: string): Promise<JobRecord | null> {
+    this.checkOpen();
+    checkJobKey(tenantId, jobId);
+    const found = await readDocument<JobRecord>(this.client, 'JOBS', `read job ${tenantId}/${jobId}`, this.index, documentId(tenantId, jobId));
+    return found && found.source.tenantId === tenantId && found.source.jobId === jobId ? found.source : null;
+  }
+
+  async update(tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord): Promise<JobRecord> {
+    this.checkOpen();
+    checkJobKey(tenantId, jobId);
+    const id = documentId(tenantId, jobId);
+    const what = `update job ${tenantId}/${jobId}`;
+    return this.lock.run(id, () =>
+      retryOnConflict('JOBS', what, async () => {
+        const current = await readDocument<JobRecord>(this.client, 'JOBS', what, this.index, id);
+        // A throwing change propagates as it is, and nothing has been written.
+        const next = change(current ? current.source : null);
+        if (next?.tenantId !== tenantId || next.jobId !== jobId) {
+          throw new MemoryServiceError('JOBS.INVALID_RECORD', `a change of job ${tenantId}/${jobId} returned a record for ${String(next?.tenantId)}/${String(next?.jobId)}`);
+        }
+        await writeIfUnchanged(this.client, 'JOBS', what, { index: this.index, id }, next, current);
+        return next;
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.shared.release();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new MemoryServiceError('JOBS.CLOSED', 'the job store is closed');
+  }
+}

@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import { memoryRecord, plainRecord, unitVector } from '@memory/testing';
+import { eventRanges, fromMemoryDocument, toMemoryDocument } from './memory-document.js';
+import { documentId } from './names.js';
+
+const mention = (start: number, end: number) => ({ text: 't', index: 0, start, end, iso: '', relative: false });
+
+describe('memory documents', () => {
+  it('read back through JSON as the same record, float32 vector bit for bit, derived fields dropped', () => {
+    const record = memoryRecord({ tenantId: 't', endUserId: 'u' }, 'm1', 5, {
+      vector: unitVector(5, { 0: 0.1, 1: 0.7, 4: -0.3 }),
+      eventTimes: [mention(1_000, 2_000)],
+      userContext: null,
+    });
+    const stored = JSON.parse(JSON.stringify(toMemoryDocument(record)));
+    expect(stored.eventRanges).to.deep.equal([{ gte: 1_000, lt: 2_000 }]);
+    const read = fromMemoryDocument(stored);
+    expect(read.vector).to.be.instanceOf(Float32Array);
+    expect(plainRecord(read)).to.deep.equal(plainRecord(record));
+  });
+
+  it('turns an instant (end <= start) into the point [start, start]', () => {
+    expect(eventRanges([mention(5, 5), mention(9, 3)])).to.deep.equal([{ gte: 5, lte: 5 }, { gte: 9, lte: 9 }]);
+  });
+
+  it('derives document ids that keep scopes apart however their ids join', () => {
+    expect(documentId('a/x', 'y', 'm')).to.not.equal(documentId('a', 'x/y', 'm'));
+    expect(documentId('a', 'b', 'm')).to.equal(documentId('a', 'b', 'm'));
+    expect(documentId('a', 'b', 'm'.repeat(2_000))).to.have.length(43);
+  });
+});

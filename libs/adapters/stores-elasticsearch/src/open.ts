@@ -1,0 +1,61 @@
+import type { CentroidStore, JobStore, VectorStore } from '@memory/ports';
+import { ElasticsearchCentroidStore } from './centroid-store.js';
+import { SharedClient } from './client.js';
+import { ElasticsearchJobStore } from './job-store.js';
+import { indexNames } from './names.js';
+import { resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './options.js';
+import { dropIndices, ensureIndices } from './setup.js';
+import { ElasticsearchVectorStore } from './vector-store.js';
+
+export interface ElasticsearchStores {
+  vectors: VectorStore;
+  centroids: CentroidStore;
+  jobs: JobStore;
+  /** Closes every store still open and the connection pool they share. */
+  close(): Promise<void>;
+}
+
+/**
+ * The three stores over one connection pool. Validates the options before connecting, then makes sure every index
+ * exists with its template's mapping (see setup.ts), so the first write finds the right mapping.
+ */
+export async function openElasticsearchStores(options: ElasticsearchStoresOptions): Promise<ElasticsearchStores> {
+  const settings = resolveElasticsearchStoresOptions(options);
+  const shared = SharedClient.connect(settings);
+  const opening = shared.acquire();
+  try {
+    await ensureIndices(opening, settings);
+  } catch (error) {
+    await shared.release();
+    throw error;
+  }
+  const names = indexNames(settings.prefix);
+  const vectors = new ElasticsearchVectorStore(shared, names.memories, settings);
+  const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers });
+  const jobs = new ElasticsearchJobStore(shared, names.jobs);
+  // The stores hold their own references now; the pool closes with the last of them.
+  await shared.release();
+  return {
+    vectors,
+    centroids,
+    jobs,
+    close: async () => {
+      await Promise.all([vectors.close(), centroids.close(), jobs.close()]);
+    },
+  };
+}
+
+/**
+ * Deletes every index and template of the options' prefix. The stores are projections of the event log, so this
+ * is how a store is rebuilt (drop, then replay) and how tests clean up after themselves.
+ */
+export async function dropElasticsearchStores(options: Pick<ElasticsearchStoresOptions, 'node' | 'auth' | 'prefix' | 'requestTimeoutMs' | 'maxRetries'>): Promise<void> {
+  // dims is irrelevant to deleting; any valid value passes validation.
+  const settings = resolveElasticsearchStoresOptions({ ...options, dims: 1 });
+  const shared = SharedClient.connect(settings);
+  try {
+    await dropIndices(shared.acquire(), settings);
+  } finally {
+    await shared.release();
+  }
+}

@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { cosineFromScore, idsPageRequest, knnSearchRequest, numCandidates, timeRangeFilter } from './queries.js';
+
+const scope = { tenantId: 'acme', endUserId: 'u1' };
+const vector = Float32Array.from([0.6, 0.8]);
+
+describe('knn query', () => {
+  it('puts the tenant and end-user filter inside the knn clause, not around it', () => {
+    const request = knnSearchRequest('memory-memories', scope, { vector, k: 5 }, 100);
+    expect(request).to.not.have.any.keys('query', 'post_filter');
+    const knn = request.knn as { filter: unknown[]; k: number; num_candidates: number; query_vector: number[]; field: string };
+    expect(knn.field).to.equal('vector');
+    expect(knn.filter).to.deep.equal([{ term: { tenantId: 'acme' } }, { term: { endUserId: 'u1' } }]);
+    expect(knn.k).to.equal(5);
+    expect(request.size).to.equal(5);
+    expect(knn.query_vector).to.deep.equal(Array.from(vector));
+  });
+
+  it('adds the time range to the same knn filter, so it applies before k', () => {
+    const request = knnSearchRequest('i', scope, { vector, k: 1, timeRange: { from: 10, to: 20 } }, 100);
+    const filter = (request.knn as { filter: unknown[] }).filter;
+    expect(filter).to.have.length(3);
+    expect(filter[2]).to.deep.equal(timeRangeFilter({ from: 10, to: 20 }));
+  });
+
+  it('matches event ranges that intersect [from, to), else a creation time inside it', () => {
+    expect(timeRangeFilter({ from: 10, to: 20 })).to.deep.equal({
+      bool: {
+        minimum_should_match: 1,
+        should: [
+          { range: { eventRanges: { gte: 10, lt: 20, relation: 'intersects', format: 'epoch_millis' } } },
+          { bool: { must_not: [{ exists: { field: 'eventRanges' } }], filter: [{ range: { createdAt: { gte: 10, lt: 20, format: 'epoch_millis' } } }] } },
+        ],
+      },
+    });
+  });
+
+  it('leaves infinite bounds open instead of sending a value JSON cannot carry', () => {
+    const filter = JSON.stringify(timeRangeFilter({ from: -Infinity, to: 20 }));
+    expect(filter).to.not.contain('gte').and.to.not.contain('null');
+    expect(filter).to.contain('"lt":20');
+  });
+
+  it('asks at least minCandidates and ten per result, never more than 10,000', () => {
+    expect(numCandidates(5, 100)).to.equal(100);
+    expect(numCandidates(50, 100)).to.equal(500);
+    expect(numCandidates(5_000, 100)).to.equal(10_000);
+    const capped = knnSearchRequest('i', scope, { vector, k: 50_000 }, 100).knn as { k: number; num_candidates: number };
+    expect(capped).to.include({ k: 10_000, num_candidates: 10_000 });
+  });
+
+  it('turns Elasticsearch\'s (1 + cos) / 2 score back into the cosine', () => {
+    expect(cosineFromScore(1)).to.equal(1);
+    expect(cosineFromScore(0.5)).to.equal(0);
+    expect(cosineFromScore(0)).to.equal(-1);
+  });
+
+  it('pages ids in id order from the last id seen, within the scope', () => {
+    const first = idsPageRequest('i', scope, 1000, undefined);
+    expect(first).to.not.have.property('search_after');
+    expect(first.query).to.deep.equal({ bool: { filter: [{ term: { tenantId: 'acme' } }, { term: { endUserId: 'u1' } }] } });
+    expect(idsPageRequest('i', scope, 1000, 'm9').search_after).to.deep.equal(['m9']);
+  });
+});

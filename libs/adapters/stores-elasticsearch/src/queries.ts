@@ -1,0 +1,88 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { Scope, VectorQuery } from '@memory/ports';
+import { MAX_CANDIDATES } from './options.js';
+
+type Query = estypes.QueryDslQueryContainer;
+
+/** Both halves of the scope, always together: a tenant's filter alone would show its other end users. */
+export function scopeFilter(scope: Scope): Query[] {
+  return [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }];
+}
+
+/**
+ * Memories in [from, to): one of their event ranges intersects it or, when they have none, their creation time
+ * lies inside it. Infinite bounds are left open. Both halves are date ranges in epoch millis, so the edges behave
+ * like the embedded store's: an interval [start, end) matches when start < to and end > from.
+ */
+export function timeRangeFilter(range: { from: number; to: number }): Query {
+  const bounds: { gte?: number; lt?: number } = {};
+  if (Number.isFinite(range.from)) bounds.gte = range.from;
+  if (Number.isFinite(range.to)) bounds.lt = range.to;
+  return {
+    bool: {
+      minimum_should_match: 1,
+      should: [
+        { range: { eventRanges: { ...bounds, relation: 'intersects', format: 'epoch_millis' } } },
+        {
+          bool: {
+            must_not: [{ exists: { field: 'eventRanges' } }],
+            filter: [{ range: { createdAt: { ...bounds, format: 'epoch_millis' } } }],
+          },
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * num_candidates: how many nearest neighbours each shard collects before the best k are kept. Ten per result and at
+ * least `minCandidates` (default 1,000, chosen by measurement: README.md) keeps recall high for the k a search asks
+ * (tens); Elasticsearch caps it at 10,000.
+ * While an end user has no more filtered memories than this, Lucene scores all of them exactly instead of walking
+ * the graph, so small users get exact results.
+ */
+export function numCandidates(k: number, minCandidates: number): number {
+  return Math.min(MAX_CANDIDATES, Math.max(minCandidates, 10 * k, k));
+}
+
+/**
+ * The kNN search of one end user. The scope (and the time range) sit INSIDE the knn clause as its filter, so the
+ * graph search only ever accepts that user's documents and returns k of them; a filter outside (a post filter or
+ * the query) would cut the k global neighbours afterwards and could leave fewer than k, or none.
+ */
+export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery, minCandidates: number): estypes.SearchRequest {
+  const k = Math.min(query.k, MAX_CANDIDATES);
+  const filter = scopeFilter(scope);
+  if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
+  return {
+    index,
+    knn: {
+      field: 'vector',
+      query_vector: Array.from(query.vector),
+      k,
+      num_candidates: numCandidates(k, minCandidates),
+      filter,
+    },
+    size: k,
+    _source: ['id'],
+    track_total_hits: false,
+  };
+}
+
+/** Elasticsearch reports cosine similarity as (1 + cos) / 2, so that scores are never negative. */
+export function cosineFromScore(score: number): number {
+  return 2 * score - 1;
+}
+
+/** All memory ids of one end user, a page at a time in id order (search_after on the unique id). */
+export function idsPageRequest(index: string, scope: Scope, pageSize: number, after: string | undefined): estypes.SearchRequest {
+  return {
+    index,
+    query: { bool: { filter: scopeFilter(scope) } },
+    sort: [{ id: 'asc' }],
+    size: pageSize,
+    _source: false,
+    track_total_hits: false,
+    ...(after === undefined ? {} : { search_after: [after] }),
+  };
+}

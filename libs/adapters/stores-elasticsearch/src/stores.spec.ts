@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import { Client } from '@elastic/elasticsearch';
+import type { JobRecord } from '@memory/ports';
+import {
+  describeCentroidStoreContract,
+  describeJobStoreContract,
+  describeVectorStoreContract,
+  describeWithEngine,
+  expectCode,
+  freshScope,
+  memoryRecord,
+  uniqueName,
+  type StoreFactory,
+} from '@memory/testing';
+import { documentId } from './names.js';
+import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
+
+const DIMS = 8;
+const { node } = elasticsearchStoresOptionsFromEnv();
+// One prefix for the whole file: every contract test works in scopes of its own, and `after` drops the indices.
+// A short refresh interval keeps the suite quick; 'wait_for' works the same at any interval.
+const options: ElasticsearchStoresOptions = { node, prefix: uniqueName('test-stores'), dims: DIMS, refreshInterval: '100ms' };
+
+const elasticsearch = {
+  name: 'elasticsearch',
+  endpoint: node,
+  probe: async () => (await fetch(new URL('/_cluster/health', node), { signal: AbortSignal.timeout(2_000) })).ok,
+  hint: 'start it with `npm run engines:up elasticsearch`',
+};
+
+/** A harness over one open of the stores; reopen is a new connection pool over the same indices. */
+function storesFactory<S>(pick: (stores: ElasticsearchStores) => S): StoreFactory<S> {
+  return async () => {
+    let stores: ElasticsearchStores | null = await openElasticsearchStores(options);
+    const harness = {
+      store: pick(stores),
+      async reopen() {
+        await stores?.close();
+        stores = null;
+        stores = await openElasticsearchStores(options);
+        harness.store = pick(stores);
+        return harness.store;
+      },
+      async cleanup() {
+        await stores?.close();
+        stores = null;
+      },
+    };
+    return harness;
+  };
+}
+
+describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, () => {
+  after(async function () {
+    this.timeout(30_000);
+    await dropElasticsearchStores(options);
+  });
+
+  describeVectorStoreContract('stores-elasticsearch', storesFactory((stores) => stores.vectors), { dims: DIMS });
+  describeCentroidStoreContract('stores-elasticsearch', storesFactory((stores) => stores.centroids));
+  describeJobStoreContract('stores-elasticsearch', storesFactory((stores) => stores.jobs));
+
+  describe('stores-elasticsearch', function () {
+    this.timeout(60_000);
+    const raw = new Client({ node });
+    let stores: ElasticsearchStores;
+
+    beforeEach(async () => {
+      stores = await openElasticsearchStores(options);
+    });
+
+    afterEach(async () => {
+      await stores.close();
+    });
+
+    after(async () => {
+      await raw.close();
+    });
+
+    it('creates each index from its composable template: cosine HNSW dense_vector, keyword scope, date ranges', async () => {
+      const name = `${options.prefix}-memories`;
+      const { index_templates } = await raw.indices.getIndexTemplate({ name });
+      expect(index_templates.map((t) => t.name)).to.deep.equal([name]);
+      const mapping = (await raw.indices.getMapping({ index: name }))[name]!.mappings.properties!;
+      expect(mapping['vector']).to.deep.include({ type: 'dense_vector', dims: DIMS, index: true, similarity: 'cosine' });
+      expect((mapping['vector'] as { index_options?: { type?: string } }).index_options?.type).to.equal('hnsw');
+      expect(mapping['tenantId']).to.deep.equal({ type: 'keyword' });
+      expect(mapping['endUserId']).to.deep.equal({ type: 'keyword' });
+      expect(mapping['eventRanges']).to.deep.include({ type: 'date_range' });
+      const indices = await raw.cat.indices({ index: `${options.prefix}-*`, h: 'index', format: 'json' });
+      expect(indices.map((row) => row.index).sort()).to.deep.equal(
+        ['centroid-members', 'centroids', 'jobs', 'memories'].map((kind) => `${options.prefix}-${kind}`),
+      );
+    });
+
+    it('writes one document per memory, keyed by scope and memory id, so a redelivery overwrites it', async () => {
+      const scope = freshScope();
+      const memory = memoryRecord(scope, 'm1', DIMS);
+      await stores.vectors.upsert([memory]);
+      await stores.vectors.upsert([{ ...memory, content: 'again' }]);
+      const doc = await raw.get<{ content: string; eventRanges: unknown[] }>({ index: `${options.prefix}-memories`, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
+      expect(doc._version).to.equal(2);
+      expect(doc._source!.content).to.equal('again');
+    });
+
+    it('refuses vectors of other dimensions than the index holds, and an open with other dims', async () => {
+      const scope = freshScope();
+      const wrong = memoryRecord(scope, 'm1', DIMS + 1);
+      await expectCode(stores.vectors.upsert([wrong]), 'VECTORS.DIMENSION_MISMATCH');
+      await expectCode(stores.vectors.knn(scope, { vector: new Float32Array(DIMS + 1).fill(1), k: 1 }), 'VECTORS.DIMENSION_MISMATCH');
+      await expectCode(openElasticsearchStores({ ...options, dims: DIMS * 2 }), 'VECTORS.DIMENSION_MISMATCH');
+    });
+
+    it('reports an unreachable node as retriable UNAVAILABLE', async () => {
+      const error = await expectCode(openElasticsearchStores({ ...options, node: 'http://127.0.0.1:9', maxRetries: 0 }), 'VECTORS.UNAVAILABLE');
+      expect((error as unknown as { retriable: boolean }).retriable).to.equal(true);
+    });
+
+    it('loses no job update when two processes (two connection pools) update one job at once', async () => {
+      const other = await openElasticsearchStores(options);
+      try {
+        const tenant = uniqueName('tenant');
+        const bump = (current: JobRecord | null): JobRecord => ({
+          jobId: 'job-1', tenantId: tenant, endUserId: 'u', state: 'Processing', stage: null,
+          partCount: (current?.partCount ?? 0) + 1, memoryIds: [], errorCode: null, reason: null, acceptedAt: 1, updatedAt: 1,
+        });
+        await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? stores : other).jobs.update(tenant, 'job-1', bump)));
+        expect((await stores.jobs.get(tenant, 'job-1'))!.partCount).to.equal(30);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('counts the ids of a centroid save as members even when it stopped before writing their member documents', async () => {
+      const scope = freshScope();
+      const centroid = { embeddingModel: 'test-model@1', sum: Float32Array.from([1, 0, 0, 0]), memoryCount: 1, similaritySum: 1 };
+      await stores.centroids.save(scope, centroid, ['m1']);
+      const memberIndex = `${options.prefix}-centroid-members`;
+      // What a crash right after the commit leaves: the centroid names m1, its member document is not there.
+      await raw.delete({ index: memberIndex, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
+      expect(await stores.centroids.members(scope, ['m1'])).to.deep.equal(new Set(['m1']));
+      // The next save writes it before its own commit replaces the pending list.
+      await stores.centroids.save(scope, { ...centroid, memoryCount: 2 }, ['m2']);
+      const doc = await raw.get({ index: memberIndex, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
+      expect(doc.found).to.equal(true);
+      expect(await stores.centroids.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Set(['m1', 'm2']));
+    });
+
+    it('rejects bad arguments with the embedded adapters\' codes, and use after close', async () => {
+      await expectCode(stores.vectors.get({ tenantId: '', endUserId: 'u' }, ['m']), 'VECTORS.INVALID_SCOPE');
+      await expectCode(stores.jobs.get('', 'job'), 'JOBS.INVALID_ARGUMENT');
+      await expectCode(stores.vectors.knn(freshScope(), { vector: new Float32Array(DIMS), k: 3 }), 'VECTORS.INVALID_QUERY');
+      await stores.close();
+      await expectCode(stores.vectors.count(freshScope()), 'VECTORS.CLOSED');
+      await expectCode(stores.jobs.get('t', 'j'), 'JOBS.CLOSED');
+    });
+  });
+});

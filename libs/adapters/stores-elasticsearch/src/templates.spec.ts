@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { resolveElasticsearchStoresOptions } from './options.js';
+import { indexTemplates, memoryMapping } from './templates.js';
+
+const settings = (overrides = {}) => resolveElasticsearchStoresOptions({ node: 'http://127.0.0.1:9200', dims: 384, ...overrides });
+
+describe('index templates', () => {
+  it('maps the vector as an indexed cosine dense_vector of the embedder\'s dims with float HNSW options', () => {
+    const vector = memoryMapping(settings({ hnsw: { m: 24, efConstruction: 200 } })).properties!['vector'];
+    expect(vector).to.deep.equal({
+      type: 'dense_vector',
+      dims: 384,
+      index: true,
+      similarity: 'cosine',
+      index_options: { type: 'hnsw', m: 24, ef_construction: 200 },
+    });
+  });
+
+  it('maps the scope and the filterable metadata as keywords, and times as epoch-millis dates and date ranges', () => {
+    const properties = memoryMapping(settings()).properties!;
+    for (const field of ['id', 'tenantId', 'endUserId', 'jobId', 'memoryType', 'themes', 'mentionedTitles', 'embeddingModel']) {
+      expect(properties[field], field).to.deep.equal({ type: 'keyword' });
+    }
+    expect(properties['createdAt']).to.deep.equal({ type: 'date', format: 'epoch_millis' });
+    expect(properties['eventRanges']).to.deep.equal({ type: 'date_range', format: 'epoch_millis' });
+    expect(properties['eventTimes']).to.deep.equal({ type: 'object', enabled: false });
+  });
+
+  it('gives each index a composable template whose only pattern is the index name itself', () => {
+    const templates = indexTemplates(settings({ prefix: 'memory-a' }));
+    expect(templates.map((t) => t.name)).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-centroid-members', 'memory-a-jobs']);
+    for (const { name, request } of templates) {
+      expect(request.name).to.equal(name);
+      expect(request.index_patterns).to.deep.equal([name]);
+      expect(request.template?.mappings?.dynamic).to.equal(false);
+    }
+  });
+
+  it('sets shards, replicas (auto-expanding by default) and the memories refresh interval from the options', () => {
+    const [memories, centroids] = indexTemplates(settings({ refreshInterval: '500ms' }));
+    expect(memories!.request.template!.settings).to.deep.equal({ number_of_shards: 1, auto_expand_replicas: '0-1', refresh_interval: '500ms' });
+    expect(centroids!.request.template!.settings).to.deep.equal({ number_of_shards: 1, auto_expand_replicas: '0-1' });
+    const [fixed] = indexTemplates(settings({ shards: 3, replicas: 2 }));
+    expect(fixed!.request.template!.settings).to.include({ number_of_shards: 3, number_of_replicas: 2 });
+  });
+});

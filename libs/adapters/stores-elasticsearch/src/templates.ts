@@ -1,0 +1,149 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { indexNames } from './names.js';
+import type { ElasticsearchStoresSettings } from './options.js';
+
+/** Bumped whenever a mapping below changes; stored as the template's version and in the index _meta. */
+export const SCHEMA_VERSION = 1;
+
+export interface IndexTemplate {
+  /** The template's name, also the name of the one index it matches. */
+  name: string;
+  request: estypes.IndicesPutIndexTemplateRequest;
+}
+
+const keyword: estypes.MappingProperty = { type: 'keyword' };
+const date: estypes.MappingProperty = { type: 'date', format: 'epoch_millis' };
+const integer: estypes.MappingProperty = { type: 'integer' };
+
+/**
+ * The mapping of a memory document. `dynamic: false` keeps a field that MemoryRecord gains later in _source (so it
+ * is stored and read back at once) without indexing it until this mapping names it. Fields that only the adapter
+ * writes (eventRanges) are dropped again when a document becomes a MemoryRecord.
+ */
+export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims' | 'hnsw'>): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION, dims: settings.dims },
+    properties: {
+      id: keyword,
+      tenantId: keyword,
+      endUserId: keyword,
+      jobId: keyword,
+      kind: keyword,
+      partIndex: integer,
+      partCount: integer,
+      // The standard analyser is the one the server has without the analysis-common module.
+      content: { type: 'text' },
+      originalContent: { type: 'text' },
+      userContext: { type: 'text' },
+      memoryType: keyword,
+      themes: keyword,
+      synonyms: keyword,
+      keywords: keyword,
+      entities: { properties: { name: keyword, type: keyword, key: keyword } },
+      sentiment: keyword,
+      sentimentScore: { type: 'float' },
+      movieGenre: keyword,
+      mentionedTitles: keyword,
+      createdAt: date,
+      acceptedAt: date,
+      // The resolved mentions as written, for reading back; searched through eventRanges.
+      eventTimes: { type: 'object', enabled: false },
+      // One range per mention, [start, end) or the instant [start, start], so a time filter is one range query.
+      eventRanges: { type: 'date_range', format: 'epoch_millis' },
+      embeddingModel: keyword,
+      vector: {
+        type: 'dense_vector',
+        dims: settings.dims,
+        index: true,
+        similarity: 'cosine',
+        // Plain float HNSW: exact cosine scores. int8_hnsw (the 8.14+ default) would cut vector memory by 4 at the
+        // cost of quantised scores.
+        index_options: { type: 'hnsw', m: settings.hnsw.m, ef_construction: settings.hnsw.efConstruction },
+      },
+    },
+  };
+}
+
+/** One document per end user: the running centroid and the member ids of its last save (see centroid-store.ts). */
+export function centroidMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: {
+      tenantId: keyword,
+      endUserId: keyword,
+      embeddingModel: keyword,
+      memoryCount: integer,
+      similaritySum: { type: 'double' },
+      // sum and pendingMemberIds live in _source only: they are read by id, never searched.
+    },
+  };
+}
+
+/** One document per (end user, memory id) already folded into the centroid. */
+export function centroidMemberMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: { tenantId: keyword, endUserId: keyword, memoryId: keyword },
+  };
+}
+
+/** One document per job; memoryIds and reason live in _source only. */
+export function jobMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: {
+      jobId: keyword,
+      tenantId: keyword,
+      endUserId: keyword,
+      state: keyword,
+      stage: keyword,
+      partCount: integer,
+      errorCode: keyword,
+      acceptedAt: date,
+      updatedAt: date,
+    },
+  };
+}
+
+function indexSettings(settings: ElasticsearchStoresSettings, extra: estypes.IndicesIndexSettings = {}): estypes.IndicesIndexSettings {
+  return {
+    number_of_shards: settings.shards,
+    ...(settings.replicas === null ? { auto_expand_replicas: '0-1' } : { number_of_replicas: settings.replicas }),
+    ...extra,
+  };
+}
+
+function template(name: string, settings: estypes.IndicesIndexSettings, mappings: estypes.MappingTypeMapping): IndexTemplate {
+  return {
+    name,
+    request: {
+      name,
+      // The exact index name as the only pattern: templates of two prefixes can never overlap.
+      index_patterns: [name],
+      // Above the built-in templates (priority 100), so a wildcard template of the cluster cannot shadow this one.
+      priority: 500,
+      version: SCHEMA_VERSION,
+      _meta: { managedBy: '@memory/stores-elasticsearch' },
+      template: { settings, mappings },
+    },
+  };
+}
+
+/**
+ * The composable index templates of every index of one prefix. An index is created from its template, and one
+ * deleted by hand comes back with the right mapping when the next write creates it again.
+ */
+export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemplate[] {
+  const names = indexNames(settings.prefix);
+  return [
+    // An explicit refresh interval also keeps the index from going search-idle, so 'wait_for' never waits longer.
+    template(names.memories, indexSettings(settings, { refresh_interval: settings.refreshInterval }), memoryMapping(settings)),
+    template(names.centroids, indexSettings(settings), centroidMapping()),
+    template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
+    template(names.jobs, indexSettings(settings), jobMapping()),
+  ];
+}

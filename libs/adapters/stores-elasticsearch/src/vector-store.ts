@@ -1,0 +1,122 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { MemoryServiceError } from '@memory/platform';
+import type { MemoryRecord, Scope, ScoredId, VectorQuery, VectorStore } from '@memory/ports';
+import { bulk } from './bulk.js';
+import type { SharedClient } from './client.js';
+import { call } from './errors.js';
+import { fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
+import { documentId } from './names.js';
+import type { ElasticsearchStoresSettings } from './options.js';
+import { cosineFromScore, idsPageRequest, knnSearchRequest, scopeFilter } from './queries.js';
+import { checkIds, checkQuery, checkRecord, checkScope } from './validate.js';
+
+const IDS_PAGE = 1_000;
+
+const memoryDocumentId = (scope: Scope, id: string) => documentId(scope.tenantId, scope.endUserId, id);
+
+/**
+ * VectorStore on one Elasticsearch index of memory documents, _id derived from (tenant, end user, memory id).
+ *
+ * Reads by id (get) are realtime: they see every acknowledged write at once. Searches (knn, count, ids) see what
+ * the last refresh made visible, which is why writes wait for one by default (see `refresh` in the options and
+ * README.md).
+ */
+export class ElasticsearchVectorStore implements VectorStore {
+  private readonly client: Client;
+  private closed = false;
+
+  constructor(
+    private readonly shared: SharedClient,
+    private readonly index: string,
+    private readonly settings: ElasticsearchStoresSettings,
+  ) {
+    this.client = shared.acquire();
+  }
+
+  async upsert(memories: MemoryRecord[]): Promise<void> {
+    this.checkOpen();
+    if (!Array.isArray(memories)) throw new MemoryServiceError('VECTORS.INVALID_RECORD', 'upsert takes an array of memories');
+    memories.forEach((memory) => checkRecord(memory, this.settings.dims));
+    // The last write of an id within one batch wins, as it would across batches; sending it once saves the work.
+    const latest = new Map<string, MemoryRecord>();
+    for (const memory of memories) latest.set(memoryDocumentId(memory, memory.id), memory);
+    if (latest.size === 0) return;
+    const operations: estypes.BulkRequest['operations'] = [];
+    for (const [_id, memory] of latest) operations.push({ index: { _index: this.index, _id } }, toMemoryDocument(memory));
+    await bulk(this.client, 'VECTORS', `upsert ${latest.size} memories into ${this.index}`, operations, this.settings.refresh);
+  }
+
+  async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    if (unique.length === 0) return [];
+    const response = await call('VECTORS', `read ${unique.length} memories from ${this.index}`, () =>
+      this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)) }),
+    );
+    const found: MemoryRecord[] = [];
+    for (const doc of response.docs) {
+      if (!('found' in doc) || !doc.found || !doc._source) continue;
+      const source = doc._source;
+      // The _id already encodes the scope; checking the fields as well costs nothing and guards the boundary.
+      if (source.tenantId !== scope.tenantId || source.endUserId !== scope.endUserId) continue;
+      found.push(fromMemoryDocument(source));
+    }
+    return found;
+  }
+
+  async knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkQuery(query, this.settings.dims);
+    if (query.k === 0) return [];
+    const request = knnSearchRequest(this.index, scope, query, this.settings.minCandidates);
+    const response = await call('VECTORS', `knn search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
+    return response.hits.hits.map((hit) => ({ id: hit._source!.id, score: cosineFromScore(hit._score ?? 0) }));
+  }
+
+  async ids(scope: Scope): Promise<string[]> {
+    this.checkOpen();
+    checkScope(scope);
+    const ids: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const request = idsPageRequest(this.index, scope, IDS_PAGE, after);
+      const response = await call('VECTORS', `list memory ids in ${this.index}`, () => this.client.search(request));
+      const page = response.hits.hits.map((hit) => String(hit.sort?.[0]));
+      ids.push(...page);
+      if (page.length < IDS_PAGE) return ids;
+      after = page[page.length - 1];
+    }
+  }
+
+  async count(scope: Scope): Promise<number> {
+    this.checkOpen();
+    checkScope(scope);
+    const response = await call('VECTORS', `count memories in ${this.index}`, () =>
+      this.client.count({ index: this.index, query: { bool: { filter: scopeFilter(scope) } } }),
+    );
+    return response.count;
+  }
+
+  async delete(scope: Scope, ids: string[]): Promise<number> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    if (unique.length === 0) return 0;
+    // A delete addresses the scoped _id, so another tenant's or end user's memory of the same id is out of reach.
+    const operations = unique.map((id) => ({ delete: { _index: this.index, _id: memoryDocumentId(scope, id) } }));
+    const items = await bulk(this.client, 'VECTORS', `delete ${unique.length} memories from ${this.index}`, operations, this.settings.refresh);
+    return items.filter((item) => item.result === 'deleted').length;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.shared.release();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new MemoryServiceError('VECTORS.CLOSED', 'the vector store is closed');
+  }
+}
