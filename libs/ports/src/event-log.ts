@@ -34,7 +34,9 @@ export type OffsetPosition =
   | { kind: 'earliest' }
   | { kind: 'latest' }
   | { kind: 'offset'; offset: number }
-  | { kind: 'timestamp'; timestamp: number };
+  | { kind: 'timestamp'; timestamp: number }
+  /** One offset per partition (index = partition): how a migration carries a group's positions over. */
+  | { kind: 'offsets'; byPartition: number[] };
 
 /**
  * Called with a batch of records from ONE partition, in offset order. When it resolves, the group's offset moves

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BatchHandler, Consumer, EventLog, LogRecord, OffsetPosition } from '@memory/ports';
 import { records, type EventLogContext } from './event-log-contract-support.js';
-import { sleep, uniqueName, waitFor } from './wait-for.js';
+import { expectCode, sleep, uniqueName, waitFor } from './wait-for.js';
 
 interface Collector {
   consumer: Consumer;
@@ -184,6 +184,17 @@ export function describeEventLogGroups(ctx: EventLogContext): void {
       expect((await ctx.log.lag(group, topic))[0]).to.include({ committed: 10, end: 10 });
       await ctx.log.append(topic, [{ key: 'k', value: Buffer.from('10') }]);
       expect(offsetsOf(await consumeCount(ctx.log, group, topic, 1))).to.deep.equal([10]);
+    });
+
+    it('resetOffsets with one offset per partition moves each partition to its own position', async () => {
+      const topic = await ctx.topic(3);
+      const group = uniqueName('g');
+      const appended = await ctx.log.append(topic, records(30, (i) => ({ key: `user-${i}`, value: Buffer.from('x') })));
+      const ends = [0, 1, 2].map((p) => appended.filter((r) => r.partition === p).length);
+      const positions = ends.map((end, p) => Math.min(end, p + 1));
+      await ctx.log.resetOffsets(group, topic, { kind: 'offsets', byPartition: positions });
+      expect((await ctx.log.lag(group, topic)).map((l) => l.committed)).to.deep.equal(positions);
+      await expectCode(ctx.log.resetOffsets(group, topic, { kind: 'offsets', byPartition: [0] }), 'EVENTLOG.INVALID_OFFSET');
     });
 
     it('a timestamp after the last record moves the group to the end', async () => {

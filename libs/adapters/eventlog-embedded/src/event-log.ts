@@ -153,9 +153,9 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     this.assertUsable();
     const state = this.topic(topic);
     if (this.busyGroups.has(groupSlot(group, topic))) throw groupBusy(group, topic);
-    const writes: Promise<void>[] = [];
-    for (let partition = 0; partition < state.meta.partitions; partition++) writes.push(this.commit(group, topic, partition, this.positionOf(topic, partition, to)));
-    await Promise.all(writes);
+    // Every position is computed before anything is written: an invalid one must not leave a partial reset.
+    const positions = Array.from({ length: state.meta.partitions }, (_, partition) => this.positionOf(topic, partition, to));
+    await Promise.all(positions.map((offset, partition) => this.commit(group, topic, partition, offset)));
   }
 
   async lag(group: string, topic: string): Promise<GroupLag[]> {
@@ -277,6 +277,11 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
         return this.clamp(topic, partition, to.offset);
       case 'timestamp':
         return this.firstAtOrAfter(topic, partition, to.timestamp);
+      case 'offsets': {
+        const offset = to.byPartition[partition];
+        if (offset === undefined) throw new MemoryServiceError('EVENTLOG.INVALID_OFFSET', `no offset given for partition ${partition} of ${topic}`);
+        return this.positionOf(topic, partition, { kind: 'offset', offset });
+      }
       default:
         throw new MemoryServiceError('EVENTLOG.INVALID_OFFSET', `unknown offset position ${JSON.stringify(to)}`);
     }

@@ -1,0 +1,255 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { Kafka, logLevel } from 'kafkajs';
+import { createLogger } from '@memory/platform';
+import type { EventLog } from '@memory/ports';
+import { describeEventLogContract, describeWithEngine, expectCode, records, sleep, uniqueName, waitFor } from '@memory/testing';
+import { brokersFrom, openKafkaEventLog, type KafkaEventLogOptions } from './index.js';
+
+const brokers = brokersFrom(process.env['KAFKA_BROKERS'] || '127.0.0.1:9092');
+
+// Test timings: a group's stop waits for the idle fetch in flight (maxWaitMs), redeliveries back off
+// (retry*Ms); production keeps the defaults. JSON-only, because the crash test's child process gets them too.
+const options: KafkaEventLogOptions = {
+  brokers,
+  clientId: 'eventlog-contract',
+  sessionTimeoutMs: 6_000,
+  heartbeatIntervalMs: 500,
+  maxWaitMs: 100,
+  retryInitialMs: 20,
+  retryMaxMs: 200,
+};
+// Handler failures are expected in the suite (redelivery tests) and logged as warnings; keep the output readable.
+const logger = createLogger({ component: 'eventlog-kafka' }, 'error');
+
+function tcpReachable(broker: string, timeoutMs = 1_000): Promise<boolean> {
+  const [host, port] = broker.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host: host!, port: Number(port) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Remembers every topic the suite creates, so cleanup can delete them from the shared broker. */
+function recordingTopics(log: EventLog, created: Set<string>): EventLog {
+  return {
+    ensureTopics: (topics) => {
+      for (const topic of topics) created.add(topic.name);
+      return log.ensureTopics(topics);
+    },
+    append: (topic, batch) => log.append(topic, batch),
+    consume: (consumerOptions) => log.consume(consumerOptions),
+    resetOffsets: (group, topic, to) => log.resetOffsets(group, topic, to),
+    lag: (group, topic) => log.lag(group, topic),
+    read: (topic, partition, from, max) => log.read(topic, partition, from, max),
+    partitionsOf: (topic) => log.partitionsOf(topic),
+    close: () => log.close(),
+  };
+}
+
+const adminKafka = new Kafka({ brokers, clientId: 'eventlog-contract-admin', logLevel: logLevel.NOTHING });
+
+async function deleteTopics(topics: Set<string>): Promise<void> {
+  if (topics.size === 0) return;
+  const admin = adminKafka.admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics: [...topics], timeout: 10_000 }).catch(() => undefined);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+describeWithEngine(
+  'eventlog-kafka against a real broker',
+  { name: 'kafka', endpoint: brokers.join(','), probe: () => tcpReachable(brokers[0]!), hint: 'start it with `node deploy/engines/cli.mjs up kafka`' },
+  () => {
+    describeEventLogContract('eventlog-kafka', async () => {
+      const created = new Set<string>();
+      const open = async () => recordingTopics(await openKafkaEventLog({ ...options, logger }), created);
+      return {
+        log: await open(),
+        reopen: open,
+        cleanup: () => deleteTopics(created),
+        childProcess: { module: '@memory/eventlog-kafka', exportName: 'openKafkaEventLog', options },
+      };
+    });
+
+    describe('eventlog-kafka specifics', function () {
+      this.timeout(30_000);
+      let log: EventLog;
+      const created = new Set<string>();
+      const topic = async (partitions: number, retentionMs?: number) => {
+        const name = uniqueName('kafka-specific');
+        created.add(name);
+        await log.ensureTopics([{ name, partitions, ...(retentionMs ? { retentionMs } : {}) }]);
+        return name;
+      };
+
+      beforeEach(async () => {
+        log = await openKafkaEventLog({ ...options, logger });
+      });
+      afterEach(async () => {
+        await log.close();
+        await deleteTopics(created);
+        created.clear();
+      });
+
+      it('creates topics with their partitions, the replication factor, retention (forever by default) and log-append timestamps', async () => {
+        const forever = await topic(2);
+        const week = await topic(1, 7 * 24 * 3_600_000);
+        const admin = adminKafka.admin();
+        await admin.connect();
+        try {
+          const { resources } = await admin.describeConfigs({
+            includeSynonyms: false,
+            resources: [forever, week].map((name) => ({ type: 2, name, configNames: ['retention.ms', 'message.timestamp.type'] })),
+          });
+          const config = (name: string) => Object.fromEntries(resources.find((r) => r.resourceName === name)!.configEntries.map((e) => [e.configName, e.configValue]));
+          expect(config(forever)).to.deep.equal({ 'retention.ms': '-1', 'message.timestamp.type': 'LogAppendTime' });
+          expect(config(week)).to.deep.equal({ 'retention.ms': String(7 * 24 * 3_600_000), 'message.timestamp.type': 'LogAppendTime' });
+          const { topics } = await admin.fetchTopicMetadata({ topics: [forever] });
+          expect(topics[0]!.partitions.map((p) => p.replicas.length)).to.deep.equal([1, 1]);
+        } finally {
+          await admin.disconnect();
+        }
+      });
+
+      it('validates topic specs, records, partitions and offsets before talking to the broker', async () => {
+        await expectCode(log.ensureTopics([{ name: 'has space', partitions: 1 }]), 'EVENTLOG.INVALID_TOPIC');
+        await expectCode(log.ensureTopics([{ name: uniqueName('bad'), partitions: 1.5 }]), 'EVENTLOG.INVALID_TOPIC');
+        await expectCode(log.ensureTopics([{ name: uniqueName('bad'), partitions: 1, retentionMs: -5 }]), 'EVENTLOG.INVALID_TOPIC');
+        const name = await topic(2);
+        await expectCode(log.append(name, [{ key: 'k', value: 'not a buffer' as unknown as Buffer }]), 'EVENTLOG.INVALID_RECORD');
+        await expectCode(log.read(name, 2, 0, 1), 'EVENTLOG.UNKNOWN_PARTITION');
+        await expectCode(log.read(name, 0, -1, 1), 'EVENTLOG.INVALID_OFFSET');
+        await expectCode(log.resetOffsets(uniqueName('g'), name, { kind: 'offset', offset: -3 }), 'EVENTLOG.INVALID_OFFSET');
+        await expectCode(log.consume({ group: uniqueName('g'), topics: [name], handler: async () => {}, maxBatchSize: 0 }), 'EVENTLOG.INVALID_CONSUMER');
+      });
+
+      it('reads and starts groups from the log start once older records are deleted', async () => {
+        const name = await topic(1);
+        await log.append(name, records(10, (i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+        const admin = adminKafka.admin();
+        await admin.connect();
+        try {
+          await admin.fetchTopicMetadata({ topics: [name] }); // deleteTopicRecords needs the leader from loaded metadata
+          await admin.deleteTopicRecords({ topic: name, partitions: [{ partition: 0, offset: '4' }] });
+        } finally {
+          await admin.disconnect();
+        }
+        expect((await log.read(name, 0, 0, 100)).map((r) => r.offset)).to.deep.equal([4, 5, 6, 7, 8, 9]);
+        const group = uniqueName('g');
+        expect((await log.lag(group, name))[0]).to.include({ committed: 4, end: 10 });
+        const seen: number[] = [];
+        const consumer = await log.consume({ group, topics: [name], handler: async (batch) => void seen.push(...batch.map((r) => r.offset)) });
+        await waitFor(() => seen.length >= 6, 'the retained records');
+        await consumer.stop();
+        expect(seen).to.deep.equal([4, 5, 6, 7, 8, 9]);
+      });
+
+      it('refuses to reset a group that runs, here or in another process, with EVENTLOG.GROUP_BUSY', async () => {
+        const name = await topic(1);
+        const group = uniqueName('g');
+        const consumer = await log.consume({ group, topics: [name], handler: async () => {} });
+        const elsewhere = await openKafkaEventLog({ ...options, logger });
+        try {
+          await expectCode(log.resetOffsets(group, name, { kind: 'earliest' }), 'EVENTLOG.GROUP_BUSY');
+          await expectCode(elsewhere.resetOffsets(group, name, { kind: 'earliest' }), 'EVENTLOG.GROUP_BUSY');
+          await consumer.stop();
+          await elsewhere.resetOffsets(group, name, { kind: 'latest' });
+        } finally {
+          await consumer.stop();
+          await elsewhere.close();
+        }
+      });
+
+      it('fails consume with EVENTLOG.INVALID_CONSUMER when the broker refuses the group settings', async () => {
+        const name = await topic(1);
+        // Brokers refuse sessions shorter than group.min.session.timeout.ms (6 s by default).
+        const strict = await openKafkaEventLog({ ...options, sessionTimeoutMs: 1_500, heartbeatIntervalMs: 500, logger });
+        try {
+          await expectCode(strict.consume({ group: uniqueName('g'), topics: [name], handler: async () => {} }), 'EVENTLOG.INVALID_CONSUMER');
+        } finally {
+          await strict.close();
+        }
+      });
+
+      it('delivers again what a consumer killed with SIGKILL had handled but not committed', async function () {
+        this.timeout(40_000);
+        const name = await topic(1);
+        const group = uniqueName('g');
+        await log.append(name, records(5, (i) => ({ key: 'k', value: Buffer.from(String(i)) })));
+        // The child consumes with a handler that reports the batch and never finishes, then dies mid-batch.
+        const script = `
+          import { openKafkaEventLog } from '@memory/eventlog-kafka';
+          const log = await openKafkaEventLog(${JSON.stringify({ ...options, clientId: 'crash-consumer' })});
+          await log.consume({ group: ${JSON.stringify(group)}, topics: [${JSON.stringify(name)}], handler: (batch) => {
+            process.stdout.write('batch ' + batch.map((r) => r.offset).join(',') + '\\n');
+            return new Promise(() => {});
+          } });`;
+        const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        const exited = new Promise((resolve) => child.on('close', resolve));
+        try {
+          await waitFor(() => out.includes('batch 0,1,2,3,4') || child.exitCode !== null, 'the child to receive the batch', 20_000);
+          expect(out, err).to.include('batch 0,1,2,3,4');
+        } finally {
+          child.kill('SIGKILL');
+          await exited;
+        }
+        // The dead member holds the partition until its session times out; then the group moves it here.
+        const seen: number[] = [];
+        const consumer = await log.consume({ group, topics: [name], handler: async (batch) => void seen.push(...batch.map((r) => r.offset)) });
+        await waitFor(() => seen.length >= 5, 'the uncommitted records again', 20_000);
+        await consumer.stop();
+        expect(seen).to.deep.equal([0, 1, 2, 3, 4]);
+        expect((await log.lag(group, name))[0]).to.include({ committed: 5, end: 5 });
+      });
+
+      it('shares a group between two logs (two processes): each record is handled once, in order per key', async () => {
+        const name = await topic(4);
+        const group = uniqueName('g');
+        const other = await openKafkaEventLog({ ...options, logger });
+        const handled = new Map<string, number[]>();
+        const handler = async (batch: { key: string; value: Buffer }[]) => {
+          for (const r of batch) handled.set(r.key, [...(handled.get(r.key) ?? []), Number(r.value.toString())]);
+        };
+        try {
+          const [a, b] = await Promise.all([log.consume({ group, topics: [name], handler }), other.consume({ group, topics: [name], handler })]);
+          await log.append(name, records(80, (i) => ({ key: `user-${i % 8}`, value: Buffer.from(String(i)) })));
+          await waitFor(() => [...handled.values()].reduce((n, v) => n + v.length, 0) >= 80, '80 records over two members', 20_000);
+          await sleep(200);
+          await Promise.all([a.stop(), b.stop()]);
+          for (let k = 0; k < 8; k++) {
+            expect(handled.get(`user-${k}`), `user-${k}`).to.deep.equal(Array.from({ length: 10 }, (_, j) => k + 8 * j));
+          }
+        } finally {
+          await other.close();
+        }
+      });
+    });
+  },
+);
+
+describe('eventlog-kafka without a broker', () => {
+  it('rejects bad options before connecting, with CONFIG.INVALID', async () => {
+    await expectCode(openKafkaEventLog({ brokers: [] }), 'CONFIG.INVALID');
+    await expectCode(openKafkaEventLog({ brokers: ['127.0.0.1:9092'], heartbeatIntervalMs: 20_000 }), 'CONFIG.INVALID');
+  });
+
+  it('fails to open with a retriable EVENTLOG.UNAVAILABLE when no broker answers', async () => {
+    const error = await expectCode(openKafkaEventLog({ brokers: ['127.0.0.1:1'], retries: 1, connectionTimeoutMs: 200, logger: createLogger({}, 'silent') }), 'EVENTLOG.UNAVAILABLE');
+    expect((error as unknown as { retriable: boolean }).retriable).to.equal(true);
+  });
+});
