@@ -1,8 +1,9 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-// Module boundaries: apps wire everything; adapters implement ports; domain logic (pipeline stages, search)
-// sees only ports, contracts and platform, never an adapter or an engine SDK.
+// Module boundaries: apps wire everything, through the composition lib, which picks an adapter per port; adapters
+// implement ports; domain logic (pipeline stages, search) sees only ports, contracts and platform, never an adapter
+// or an engine SDK.
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**'] },
   ...tseslint.configs.recommended,
@@ -17,7 +18,8 @@ export default [
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:composition', 'type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
+            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:testing'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:testing'] },
             { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
@@ -30,8 +32,8 @@ export default [
     }
   },
   {
-    // Tests read untyped JSON bodies and use chai's property assertions (expect(x).to.exist).
-    files: ['**/*.spec.ts', '**/test/**/*.ts'],
+    // Tests and the testing lib read untyped JSON bodies and use chai's property assertions (expect(x).to.exist).
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'libs/testing/src/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-expressions': 'off',

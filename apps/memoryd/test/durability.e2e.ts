@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { memoryIdOf } from '@memory/contracts';
-import { KEYS, ServiceProcess, caller, waitForDrain, waitForJob } from './harness.js';
+import { KEYS, caller, memorydProcess, waitForDrain, waitForJob } from './harness.js';
 import { EVENTS } from '@memory/contracts';
 import { resetAllGroupsToEarliest, snapshotStores, topicSize } from './store-snapshot.js';
 
@@ -10,7 +10,7 @@ describe('durability and replay (embedded default)', function () {
   this.timeout(300_000);
 
   it('replaying the whole log leaves every store unchanged', async () => {
-    const service = new ServiceProcess();
+    const service = memorydProcess();
     try {
       await service.start();
       const jobIds: string[] = [];
@@ -50,7 +50,7 @@ describe('durability and replay (embedded default)', function () {
   });
 
   it('after kill -9 mid-ingest, every accepted job completes and each memory exists exactly once', async () => {
-    const service = new ServiceProcess();
+    const service = memorydProcess();
     try {
       await service.start();
       const api = caller(service, KEYS.acme, 'alice');

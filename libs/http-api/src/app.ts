@@ -11,12 +11,17 @@ import { searchRoutes } from './routes/search.js';
 import { mediaRoutes } from './routes/ingest-media.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
+import { searchProxyRoutes } from './routes/search-proxy.js';
 
+/**
+ * What one process serves. The embedded service serves everything; in the distributed mode the edge serves
+ * ingestion and jobs and relays searches to the search app (`search: { proxyTo }`), which serves search alone.
+ */
 export interface HttpApiDeps {
   apiKeys: ApiKeyRegistry;
-  ingestion: Ingestion;
-  search: SearchDeps;
-  jobs: JobStore;
+  ingestion?: Ingestion;
+  search?: SearchDeps | { proxyTo: string };
+  jobs?: JobStore;
   logger: Logger;
   readiness: () => Promise<Readiness>;
 }
@@ -27,10 +32,12 @@ export function createHttpApi(deps: HttpApiDeps): Express {
   app.set('etag', false);
   app.use(healthRoutes(deps.readiness));
   app.use('/v1', requireApiKey(deps.apiKeys));
-  app.use(memoryRoutes(deps.ingestion));
-  app.use(mediaRoutes());
-  app.use(searchRoutes(deps.search));
-  app.use(jobRoutes(deps.jobs));
+  if (deps.ingestion) {
+    app.use(memoryRoutes(deps.ingestion));
+    app.use(mediaRoutes());
+  }
+  if (deps.search) app.use('proxyTo' in deps.search ? searchProxyRoutes(deps.search.proxyTo) : searchRoutes(deps.search));
+  if (deps.jobs) app.use(jobRoutes(deps.jobs));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -25,27 +25,31 @@ export function requiredEngines(env: Record<string, string | undefined> = proces
 }
 
 /**
- * A mocha `describe` whose tests need `engine`. Call it at the top level of a spec file; `body` declares the
- * tests as usual.
+ * A mocha `describe` whose tests need `engine` (or several). Call it at the top level of a spec file; `body`
+ * declares the tests as usual.
  */
-export function describeWithEngine(title: string, engine: RealEngine, body: () => void): void {
+export function describeWithEngine(title: string, engine: RealEngine | RealEngine[], body: (this: Mocha.Suite) => void): void {
+  const engines = Array.isArray(engine) ? engine : [engine];
   describe(title, function () {
     before(async function () {
       this.timeout(15_000);
-      let reachable = false;
-      try {
-        reachable = await engine.probe();
-      } catch {
-        reachable = false;
-      }
-      if (reachable) return;
-      const hint = engine.hint ?? 'start it with `npm run engines:up`';
-      if (requiredEngines().has(engine.name)) {
-        throw new Error(`${engine.name} is required (MEMORY_REQUIRED_ENGINES) but not reachable at ${engine.endpoint}; ${hint}`);
-      }
-      console.log(`      skipped: ${engine.name} is not reachable at ${engine.endpoint}; ${hint}`);
+      const absent: RealEngine[] = [];
+      for (const candidate of engines) if (!(await reachable(candidate))) absent.push(candidate);
+      if (absent.length === 0) return;
+      const required = requiredEngines();
+      const reasons = absent.map((e) => `${e.name} is not reachable at ${e.endpoint}; ${e.hint ?? 'start it with `npm run engines:up`'}`);
+      if (absent.some((e) => required.has(e.name))) throw new Error(`required by MEMORY_REQUIRED_ENGINES: ${reasons.join('; ')}`);
+      console.log(`      skipped: ${reasons.join('; ')}`);
       this.skip();
     });
-    body();
+    body.call(this);
   });
+}
+
+async function reachable(engine: RealEngine): Promise<boolean> {
+  try {
+    return await engine.probe();
+  } catch {
+    return false;
+  }
 }

@@ -63,6 +63,9 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
   return new KafkaEventLog(resolved, kafka, admin, appender, access);
 }
 
+/** How long ensureTopics waits for a new topic's partition leaders beyond kafkajs' own wait. */
+const LEADER_WAIT_MS = 30_000;
+
 class KafkaEventLog implements EventLog {
   private readonly consumers = new Set<KafkaGroupConsumer>();
   private readonly topicCache = new Map<string, { partitions: number; at: number }>();
@@ -85,8 +88,17 @@ class KafkaEventLog implements EventLog {
         try {
           created = await this.admin.createTopics({ topics: [config], waitForLeaders: true });
         } catch (error) {
-          if (kafkaErrorType(error) !== 'TOPIC_ALREADY_EXISTS') throw this.fail(error, `creating topic ${config.topic}`);
-          created = false;
+          const type = kafkaErrorType(error);
+          // Under load the controller may take longer to elect leaders than kafkajs waits for them: the topic
+          // exists, its partitions are still coming up.
+          if (type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE') {
+            await this.waitForLeaders(config.topic, config.numPartitions!, error);
+            created = true;
+          } else if (type === 'TOPIC_ALREADY_EXISTS') {
+            created = false;
+          } else {
+            throw this.fail(error, `creating topic ${config.topic}`);
+          }
         }
         if (created) {
           this.topicCache.set(config.topic, { partitions: config.numPartitions!, at: Date.now() });
@@ -212,6 +224,21 @@ class KafkaEventLog implements EventLog {
     } catch (error) {
       throw this.fail(error, `reading ${topic}/${partition} from offset ${fromOffset}`, topic);
     }
+  }
+
+  private async waitForLeaders(topic: string, partitions: number, cause: unknown): Promise<void> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    while (Date.now() < deadline) {
+      try {
+        const { topics } = await this.admin.fetchTopicMetadata({ topics: [topic] });
+        const found = topics.find((t) => t.name === topic);
+        if (found && found.partitions.length === partitions && found.partitions.every((p) => p.leader >= 0)) return;
+      } catch (error) {
+        if (kafkaErrorType(error) !== 'UNKNOWN_TOPIC_OR_PARTITION' && kafkaErrorType(error) !== 'LEADER_NOT_AVAILABLE') throw this.fail(error, `creating topic ${topic}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw this.fail(cause, `creating topic ${topic} (no leaders after ${LEADER_WAIT_MS / 1000} s)`);
   }
 
   async partitionsOf(topic: string): Promise<number> {

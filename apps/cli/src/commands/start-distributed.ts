@@ -1,0 +1,45 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadApiKeys, readServiceConfig, STAGE_NAMES, supervise, type ProcessSpec } from '@memory/composition';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+
+function app(name: string, entry: string, env: Record<string, string | undefined>): ProcessSpec {
+  return {
+    name,
+    command: process.execPath,
+    args: ['--conditions=source', '--import', 'tsx', join(repoRoot, 'apps', entry, 'src', 'main.ts')],
+    env,
+  };
+}
+
+/**
+ * The distributed mode on one machine: the search app, one process per consumer group, then the edge on PORT, all
+ * against the engines (`npm run engines:up`). Same variables as `npm start`; a process that dies is restarted.
+ */
+export async function startDistributed(env: Record<string, string | undefined>, print: (line: string) => void): Promise<void> {
+  const config = readServiceConfig(env, 'distributed');
+  // Resolved once here so a development key is created (and printed) once, before the apps read it.
+  loadApiKeys(config.dataDir, config.apiKeys, print);
+  const supervisor = supervise(print);
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      print(`${signal}: stopping all processes...`);
+      supervisor.stop().then(() => process.exit(0));
+    });
+  }
+
+  print(`Starting the search app, ${STAGE_NAMES.length} stage workers and the edge against Kafka ${config.kafka.brokers.join(',')} and Elasticsearch ${config.elasticsearch.url}...`);
+  try {
+    const searchUrl = await supervisor.start(app('search', 'search', { PORT: env['MEMORY_SEARCH_PORT'] ?? '8090' }));
+    await Promise.all(STAGE_NAMES.map((stage) => supervisor.start(app(stage, 'stage-worker', { MEMORY_STAGES: stage, PORT: '0' }))));
+    const edgeUrl = await supervisor.start(app('edge', 'edge', { MEMORY_SEARCH_URL: searchUrl }));
+    print(`Memory service (distributed) ready on ${edgeUrl}`);
+  } catch (error) {
+    await supervisor.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import type { ServiceMode } from '@memory/composition';
+import { exportToKafka } from './commands/export-to-kafka.js';
+import { parsePosition, rebuildStore, resetGroup, showLag } from './commands/replay.js';
+import { startDistributed } from './commands/start-distributed.js';
+
+const USAGE = `memory cli (npm run cli -- <command>)
+
+  start-distributed                 edge, search and one process per stage, against the engines
+  lag [--distributed]               records each consumer group still has to process
+  reset-group <stage|group> <earliest|latest|offset|ISO time> [--topic T] [--distributed]
+                                    move a stopped group; its next start reads from there
+  rebuild <vectors|graph|centroids|jobs> [--distributed]
+                                    replay the stage that writes the store from the earliest record
+  export-to-kafka                   copy the embedded log (MEMORY_DATA_DIR) into Kafka, with schemas and offsets
+
+Without --distributed the commands act on the embedded log in MEMORY_DATA_DIR (stop memoryd first).`;
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const print = (line: string) => process.stdout.write(line + '\n');
+  const [command, ...args] = argv;
+  const mode: ServiceMode = args.includes('--distributed') ? 'distributed' : 'embedded';
+  const positional = args.filter((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--topic');
+  switch (command) {
+    case 'start-distributed':
+      await startDistributed(process.env, print);
+      return -1; // keeps running until a signal
+    case 'lag':
+      await showLag(mode, process.env, print);
+      return 0;
+    case 'reset-group': {
+      const [group, position] = positional;
+      if (!group || !position) break;
+      await resetGroup(mode, process.env, group, parsePosition(position), option(args, '--topic'), print);
+      return 0;
+    }
+    case 'rebuild': {
+      const [store] = positional;
+      if (!store) break;
+      await rebuildStore(mode, process.env, store, print);
+      return 0;
+    }
+    case 'export-to-kafka':
+      await exportToKafka(process.env, print);
+      return 0;
+  }
+  process.stderr.write(USAGE + '\n');
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { memoryIdOf } from '@memory/contracts';
+import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
+import { caller, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { DistributedProcesses } from './distributed-processes.js';
+
+const engines = localEngines();
+const needed = [engines.kafka, engines.registry, engines.elasticsearch];
+const elasticsearchUrl = engines.elasticsearch.endpoint;
+const dropIndices = (namespace: string) => dropElasticsearchStores({ node: elasticsearchUrl, prefix: `${namespace}-memory` });
+
+describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch)', needed, () => {
+  // The same scenarios as the embedded service, through `npm run start:distributed` (the cli's launcher).
+  const namespace = `e2e-${randomBytes(4).toString('hex')}`;
+  const launcher = new ServiceProcess({
+    entry: fileURLToPath(new URL('../src/main.ts', import.meta.url)),
+    args: ['start-distributed'],
+    readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
+    startTimeoutMs: 180_000,
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0' },
+  });
+  describeMemoryApiScenarios('the API scenarios, through start-distributed', {
+    get url() {
+      return launcher.url;
+    },
+    start: () => launcher.start(),
+    stop: async () => {
+      await launcher.stop();
+      launcher.cleanup();
+      await dropIndices(namespace);
+    },
+  });
+
+  describe('a consumer killed mid-stream', function () {
+    this.timeout(400_000);
+    const service = new DistributedProcesses();
+    before(async () => {
+      await service.start();
+    });
+    after(async () => {
+      await service.stop();
+      service.cleanup();
+      await dropIndices(service.namespace);
+    });
+
+    it('after kill -9 of the dual-writer and its restart, every accepted job completes and each memory exists once', async () => {
+      const api = caller(service, TEST_KEYS.acme, 'carol');
+      const total = 150;
+      const accepted: string[] = [];
+      let next = 0;
+      let killed = false;
+      const dualWriter = service.worker('dual-writer');
+      const send = async () => {
+        while (next < total) {
+          const n = next++;
+          const ack = await api.post('/v1/memory', { source: { type: 'text', content: `Receipt ${n}: I bought ${n % 9 + 1} bags of compost for the allotment on ${n % 28 + 1} May` } });
+          expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
+          accepted.push(ack.body.jobId);
+          if (accepted.length === 40 && !killed) {
+            killed = true;
+            await dualWriter.kill();
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, send));
+      expect(killed).to.equal(true);
+      // Everything the dual-writer had not committed waits in Kafka; some jobs are stuck before it until it returns.
+      await dualWriter.start();
+      await waitForDrain(service, 240_000);
+
+      for (const jobId of accepted) {
+        const job = await waitForJob(api, jobId, 60_000);
+        expect(job.status, jobId).to.equal('Completed');
+        expect(job.memoryIds).to.deep.equal([memoryIdOf(jobId, 0)]);
+      }
+      const stores = await openElasticsearchStores({ node: elasticsearchUrl, prefix: `${service.namespace}-memory`, dims: 384 });
+      try {
+        const scope = { tenantId: 'acme', endUserId: 'carol' };
+        const ids = await stores.vectors.ids(scope);
+        expect(ids).to.have.length(total);
+        expect(new Set(ids)).to.deep.equal(new Set(accepted.map((jobId) => memoryIdOf(jobId, 0))));
+        expect(await stores.vectors.count(scope)).to.equal(total);
+      } finally {
+        await stores.close();
+      }
+      const found = await api.post('/v1/search', { query: 'compost for the allotment', options: { limit: 50 } });
+      const hits = found.body.data.map((m: { id: string }) => m.id);
+      expect(hits).to.have.length(50);
+      expect(new Set(hits).size).to.equal(hits.length);
+    });
+  });
+});

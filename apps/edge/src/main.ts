@@ -1,0 +1,3 @@
+import { EDGE, runService } from '@memory/composition';
+
+await runService(EDGE);

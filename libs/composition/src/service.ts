@@ -1,0 +1,101 @@
+import type { Server } from 'node:http';
+import { createLogger } from '@memory/platform';
+import type { Consumer } from '@memory/ports';
+import { createApiKeyRegistry, createHttpApi, createIngestion, type HttpApiDeps } from '@memory/http-api';
+import { loadApiKeys } from './api-keys.js';
+import { readServiceConfig, type ServiceConfig } from './config.js';
+import { openInfrastructure, type Infrastructure } from './infrastructure.js';
+import { pipelineLag, StartupChecks } from './readiness.js';
+import { stageGroups, startStages, type StageName } from './stages.js';
+
+/** What one process does: which HTTP routes it serves (if any) and which consumer groups it runs. */
+export interface Roles {
+  /** Display name in logs and the ready line, e.g. 'memoryd', 'edge', 'search', 'stage worker'. */
+  name: string;
+  mode: ServiceConfig['mode'];
+  http: {
+    ingestion: boolean;
+    jobs: boolean;
+    /** 'local' answers searches here; 'proxy' hands them to the search app at MEMORY_SEARCH_URL; 'none' has no search route. */
+    search: 'local' | 'proxy' | 'none';
+    /** Whether /v1 routes exist at all; a stage worker serves only the health routes. */
+    api: boolean;
+  };
+  stages: StageName[];
+  /** Consumer groups whose lag the readiness answer reports (the edge reports the whole pipeline's). */
+  reportLagOf: StageName[];
+}
+
+export interface RunningService {
+  url: string;
+  config: ServiceConfig;
+  infra: Infrastructure;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a process of the service with the given roles on the configured engines. Apps are this call plus
+ * their roles; memoryd is every role on the embedded engines.
+ */
+export async function startService(roles: Roles, options: { env: Record<string, string | undefined>; print: (line: string) => void }): Promise<RunningService> {
+  const config = readServiceConfig(options.env, roles.mode);
+  const logger = createLogger({ app: roles.name });
+  const infra = openInfrastructure(config, logger);
+  const needsModel = roles.http.search === 'local' || roles.stages.includes('enricher');
+  const checks = new StartupChecks(['event log', ...(needsModel ? ['model'] : []), ...(roles.stages.length ? ['stages'] : [])]);
+  const apiKeys = roles.http.api ? createApiKeyRegistry(loadApiKeys(config.dataDir, config.apiKeys, options.print)) : undefined;
+  for (const line of infra.engines) options.print(`${roles.name}: ${line}`);
+
+  let consumers: Consumer[] = [];
+  let server: Server | undefined;
+  try {
+    const { log, codec } = await infra.eventBus();
+    checks.ok('event log');
+    if (needsModel) {
+      options.print('Loading the embedding model and WordNet...');
+      const [embedder] = await Promise.all([infra.embedder(), roles.stages.includes('enricher') ? infra.enricher() : undefined]);
+      checks.ok('model', `${embedder.model.name}@${embedder.model.version}`);
+    }
+    consumers = await startStages(infra, roles.stages);
+    if (roles.stages.length) checks.ok('stages', roles.stages.join(', '));
+
+    const deps: HttpApiDeps = {
+      apiKeys: apiKeys ?? createApiKeyRegistry(new Map()),
+      logger,
+      readiness: async () => ({ ready: checks.ready, checks: checks.snapshot(), lag: await pipelineLag(log, stageGroups(roles.reportLagOf)) }),
+    };
+    if (roles.http.api && roles.http.ingestion) deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), logger });
+    if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
+    if (roles.http.api && roles.http.search === 'local') deps.search = { vectors: await infra.vectors(), embedder: await infra.embedder() };
+    if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrl };
+    server = await listen(createHttpApi(deps), config.port, config.host);
+  } catch (error) {
+    await Promise.all(consumers.map((consumer) => consumer.stop()));
+    await infra.close().catch(() => {});
+    throw error;
+  }
+
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  options.print(roles.name === 'memoryd' ? `Memory service ready on ${url} (data in ${config.dataDir})` : `${roles.name} ready on ${url}`);
+
+  const running = server;
+  return {
+    url,
+    config,
+    infra,
+    async stop() {
+      await new Promise<void>((resolve) => running.close(() => resolve()));
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
+      await infra.close();
+    },
+  };
+}
+
+function listen(app: ReturnType<typeof createHttpApi>, port: number, host: string): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const server = app.listen(port, host, () => resolve(server));
+    server.once('error', reject);
+  });
+}

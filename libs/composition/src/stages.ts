@@ -1,0 +1,54 @@
+import type { Consumer } from '@memory/ports';
+import { runStage, type RunnerDeps } from '@memory/pipeline-runtime';
+import { temporalResolverStage } from '@memory/stage-temporal-resolver';
+import { enricherStage } from '@memory/stage-enricher';
+import { dualWriterStage } from '@memory/stage-dual-writer';
+import { centroidCalibratorStage } from '@memory/stage-centroid-calibrator';
+import { jobTrackerStage } from '@memory/stage-job-tracker';
+import type { Infrastructure } from './infrastructure.js';
+
+/**
+ * Every consumer group of the pipeline, in flow order, with what it needs from the infrastructure. A process
+ * runs any subset: memoryd runs them all, a stage worker of the distributed mode runs the ones it is told to.
+ */
+export const PIPELINE_STAGES = {
+  'temporal-resolver': { spec: temporalResolverStage, deps: async (_: Infrastructure) => ({}) },
+  enricher: { spec: enricherStage, deps: async (infra: Infrastructure) => ({ enricher: await infra.enricher(), embedder: await infra.embedder() }) },
+  'dual-writer': { spec: dualWriterStage, deps: async (infra: Infrastructure) => ({ vectors: await infra.vectors(), graph: await infra.graph() }) },
+  'centroid-calibrator': { spec: centroidCalibratorStage, deps: async (infra: Infrastructure) => ({ centroids: await infra.centroids() }) },
+  'job-tracker': { spec: jobTrackerStage, deps: async (infra: Infrastructure) => ({ jobs: await infra.jobs() }) },
+} as const;
+
+export type StageName = keyof typeof PIPELINE_STAGES;
+export const STAGE_NAMES = Object.keys(PIPELINE_STAGES) as StageName[];
+
+export function isStageName(name: string): name is StageName {
+  return Object.hasOwn(PIPELINE_STAGES, name);
+}
+
+/** The consumer group and input events of each stage, for lag reports. */
+export function stageGroups(names: readonly StageName[] = STAGE_NAMES) {
+  return names.map((name) => ({ group: PIPELINE_STAGES[name].spec.group, inputs: PIPELINE_STAGES[name].spec.inputs }));
+}
+
+/** Starts the named stages as consumer groups on the infrastructure's event log. */
+export async function startStages(infra: Infrastructure, names: readonly StageName[]): Promise<Consumer[]> {
+  const { log, codec } = await infra.eventBus();
+  const runner: RunnerDeps = { log, codec, logger: infra.logger, maxBatchSize: infra.config.embedBatch };
+  return Promise.all(
+    names.map(async (name) => {
+      const stage = PIPELINE_STAGES[name];
+      // Each entry pairs a spec with its own deps; TypeScript cannot follow that pairing through the union.
+      return runStage(stage.spec as never, (await stage.deps(infra)) as never, runner);
+    }),
+  );
+}
+
+/** "enricher, dual-writer" -> the stage names; empty means all. Unknown names fail with the list of known ones. */
+export function parseStageList(list: string): StageName[] {
+  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return STAGE_NAMES;
+  const unknown = names.filter((name) => !isStageName(name));
+  if (unknown.length) throw new Error(`unknown stage ${unknown.join(', ')}; the stages are ${STAGE_NAMES.join(', ')}`);
+  return [...new Set(names)] as StageName[];
+}

@@ -1,0 +1,57 @@
+/** Something listening for HTTP: a service process, or the edge of the distributed mode. */
+export interface HasUrl {
+  url: string;
+}
+
+export interface Caller {
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+/** HTTP calls as one tenant (API key) and one end user. */
+export function caller(service: HasUrl, apiKey: string | null, endUserId: string | null): Caller {
+  const headers = (extra: Record<string, string> = {}) => ({
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    ...(endUserId ? { 'x-end-user-id': endUserId } : {}),
+    ...extra,
+  });
+  const send = async (method: string, path: string, body: unknown, extra?: Record<string, string>) => {
+    const res = await fetch(service.url + path, {
+      method,
+      headers: body === undefined ? headers(extra) : headers({ 'content-type': 'application/json', ...extra }),
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  return {
+    post: (path, body, extra) => send('POST', path, body, extra),
+    get: (path, extra) => send('GET', path, undefined, extra),
+  };
+}
+
+/** Polls a job until it is Completed or Failed. */
+export async function waitForJob(api: Caller, jobId: string, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api.get(`/v1/jobs/${jobId}`);
+    if (res.status === 200 && (res.body.status === 'Completed' || res.body.status === 'Failed')) return res.body;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${JSON.stringify(res.body)} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until every consumer group has processed everything in the log (readiness reports lag 0 twice in a row). */
+export async function waitForDrain(service: HasUrl, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let drainedOnce = false;
+  for (;;) {
+    const res = await caller(service, null, null).get('/health/ready');
+    const lag = (res.body?.lag ?? {}) as Record<string, number>;
+    const drained = res.status === 200 && Object.values(lag).every((n) => n === 0);
+    if (drained && drainedOnce) return;
+    drainedOnce = drained;
+    if (Date.now() > deadline) throw new Error(`pipeline not drained after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,140 @@
+import { expect } from 'chai';
+import { caller, waitForJob, type HasUrl } from './http-caller.js';
+import { TEST_KEYS as KEYS } from './service-process.js';
+
+/** A running service under test: memoryd, or the distributed mode's processes behind their edge. */
+export interface ServiceUnderTest extends HasUrl {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The API scenarios every way of running the service must pass, over HTTP: ingest to search with the payload,
+ * backfilled timestamps, job ids, limits, strategies, every error, and tenancy.
+ */
+export function describeMemoryApiScenarios(title: string, service: ServiceUnderTest): void {
+  describe(title, function () {
+    this.timeout(180_000);
+    const alice = () => caller(service, KEYS.acme, 'alice');
+
+    before(async () => { await service.start(); });
+    after(async () => { await service.stop(); });
+
+    it('answers liveness and readiness', async () => {
+      const live = await caller(service, null, null).get('/health/live');
+      expect(live.status).to.equal(200);
+      const ready = await caller(service, null, null).get('/health/ready');
+      expect(ready.status).to.equal(200);
+      expect(ready.body.status).to.equal('ready');
+    });
+
+    it('ingests a text memory, completes the job and finds it by search with its payload', async () => {
+      const ack = await alice().post('/v1/memory', {
+        source: { type: 'text', content: 'Caroline and I watched the horror movie "Hereditary" at the cinema yesterday. It was terrifying!' },
+        userContext: 'movie night diary',
+      });
+      expect(ack.status).to.equal(202);
+      expect(ack.body.status).to.equal('Accepted');
+      expect(ack.body.jobId).to.match(/^job_\d{13}_alice$/);
+
+      const job = await waitForJob(alice(), ack.body.jobId);
+      expect(job.status).to.equal('Completed');
+      expect(job.memoryIds).to.have.length(1);
+
+      const found = await alice().post('/v1/search', { query: 'which scary film did I see?' });
+      expect(found.status).to.equal(200);
+      const hit = found.body.data.find((m: any) => m.id === job.memoryIds[0]);
+      expect(hit, JSON.stringify(found.body)).to.exist;
+      expect(hit.finalScore).to.be.within(0, 1);
+      expect(hit.searchedWithNode).to.be.a('string').and.not.empty;
+      expect(hit.payload.user_id).to.equal('alice');
+      expect(hit.payload.content).to.include('Hereditary');
+      expect(hit.payload.content).to.not.include('yesterday'); // resolved to an ISO date
+      expect(hit.payload.created_at).to.be.a('number').and.be.closeTo(Date.now(), 5 * 60_000);
+      expect(hit.payload.memory_type).to.be.a('string');
+      expect(hit.payload.sentiment).to.be.a('string');
+      expect(hit.payload.mentioned_titles).to.include('Hereditary');
+      expect(hit.payload.movie_genre).to.equal('horror');
+    });
+
+    it('resolves relative dates against source.timestamp when backfilling', async () => {
+      const ack = await alice().post('/v1/memory', { source: { type: 'text', content: 'I started my new job at the bakery yesterday', timestamp: '2023-05-08T13:56:00Z' } });
+      expect(ack.status).to.equal(202);
+      const job = await waitForJob(alice(), ack.body.jobId);
+      const found = await alice().post('/v1/search', { query: 'new job at the bakery', options: { limit: 3 } });
+      const hit = found.body.data.find((m: any) => m.id === job.memoryIds[0]);
+      expect(hit.payload.content).to.include('2023-05-07');
+      expect(hit.payload.created_at).to.equal(Date.parse('2023-05-08T13:56:00Z'));
+      expect(hit.payload.event_times[0].iso).to.include('2023-05-07');
+    });
+
+    it('gives unique job ids to requests of one user in the same millisecond', async () => {
+      const acks = await Promise.all(Array.from({ length: 20 }, (_, i) => alice().post('/v1/memory', { source: { type: 'text', content: `burst memory number ${i}` } })));
+      const ids = acks.map((a) => a.body.jobId);
+      expect(new Set(ids).size).to.equal(20);
+    });
+
+    it('respects options.limit and the default of 5', async () => {
+      const acks = await Promise.all(Array.from({ length: 7 }, (_, i) => alice().post('/v1/memory', { source: { type: 'text', content: `I planted tomato seedling ${i} in the garden` } })));
+      await Promise.all(acks.map((a) => waitForJob(alice(), a.body.jobId)));
+      expect((await alice().post('/v1/search', { query: 'tomato garden' })).body.data).to.have.length(5);
+      expect((await alice().post('/v1/search', { query: 'tomato garden', options: { limit: 2 } })).body.data).to.have.length(2);
+    });
+
+    it('accepts every strategy name', async () => {
+      for (const strategy of ['direct_lookup', 'centroid_aware', 'entity_anchor', 'temporal_range']) {
+        const res = await alice().post('/v1/search', { query: 'garden', strategy });
+        expect(res.status, strategy).to.equal(200);
+      }
+    });
+
+    describe('errors', () => {
+      const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+        expect(res.status, JSON.stringify(res.body)).to.equal(status);
+        expect(res.body.error.code).to.equal(code);
+        expect(res.body.error.message).to.be.a('string').and.not.empty;
+      };
+      it('401 without a key, with a malformed header and with an unknown key', async () => {
+        expectError(await caller(service, null, 'alice').post('/v1/memory', { source: { type: 'text', content: 'x' } }), 401, 'AUTH.MISSING_KEY');
+        expectError(await caller(service, null, 'alice').post('/v1/search', { query: 'x' }, { authorization: 'Token abc' }), 401, 'AUTH.MALFORMED');
+        expectError(await caller(service, 'not-a-real-key-123456', 'alice').post('/v1/search', { query: 'x' }), 401, 'AUTH.INVALID_KEY');
+      });
+      it('400 without x-end-user-id', async () => {
+        expectError(await caller(service, KEYS.acme, null).post('/v1/memory', { source: { type: 'text', content: 'x' } }), 400, 'REQUEST.MISSING_END_USER');
+        expectError(await caller(service, KEYS.acme, null).post('/v1/search', { query: 'x' }), 400, 'REQUEST.MISSING_END_USER');
+      });
+      it('400 for bad bodies, 415 for a wrong content type, 413 for oversize text', async () => {
+        expectError(await alice().post('/v1/memory', { source: { type: 'image', content: 'x' } }), 400, 'INGEST.INVALID_SOURCE_TYPE');
+        expectError(await alice().post('/v1/memory', { source: { type: 'text' } }), 400, 'INGEST.MISSING_CONTENT');
+        expectError(await alice().post('/v1/memory', '{"source":', {}), 400, 'REQUEST.INVALID_JSON');
+        expectError(await alice().post('/v1/memory', { source: { type: 'text', content: 'x', timestamp: 'last tuesday' } }), 400, 'INGEST.INVALID_TIMESTAMP');
+        expectError(await alice().post('/v1/memory', 'hello', { 'content-type': 'text/plain' }), 415, 'REQUEST.UNSUPPORTED_MEDIA_TYPE');
+        expectError(await alice().post('/v1/memory', { source: { type: 'text', content: 'a'.repeat(40_000) } }), 413, 'INGEST.TOO_LARGE');
+        expectError(await alice().post('/v1/memory', { source: { type: 'text', content: 'a'.repeat(300_000) } }), 413, 'REQUEST.TOO_LARGE');
+        expectError(await alice().post('/v1/search', { query: 'x', strategy: 'telepathy' }), 400, 'SEARCH.UNKNOWN_STRATEGY');
+        expectError(await alice().post('/v1/search', { query: 'x', options: { limit: 1000 } }), 400, 'SEARCH.INVALID_LIMIT');
+        expectError(await alice().post('/v1/search', { query: '' }), 400, 'SEARCH.MISSING_QUERY');
+        expectError(await alice().get('/v1/jobs/job_1_nobody'), 404, 'JOB.NOT_FOUND');
+        expectError(await alice().get('/v1/nowhere'), 404, 'ROUTE.NOT_FOUND');
+      });
+    });
+
+    describe('tenancy', () => {
+      it('never shows one tenant or end user the memories of another', async () => {
+        const secret = 'My locker combination at the Riverside gym is 4417';
+        const ack = await alice().post('/v1/memory', { source: { type: 'text', content: secret } });
+        await waitForJob(alice(), ack.body.jobId);
+        const own = await alice().post('/v1/search', { query: 'locker combination at the gym' });
+        expect(own.body.data.map((m: any) => m.payload.content)).to.include(secret);
+
+        for (const [who, api] of [['other user, same tenant', caller(service, KEYS.acme, 'bob')], ['same user id, other tenant', caller(service, KEYS.globex, 'alice')]] as const) {
+          const res = await api.post('/v1/search', { query: 'locker combination at the gym', options: { limit: 100 } });
+          expect(res.status).to.equal(200);
+          expect(res.body.data.map((m: any) => m.payload.content), who).to.not.include(secret);
+          expect(res.body.data.every((m: any) => m.payload.user_id === (who.startsWith('other user') ? 'bob' : 'alice')), who).to.equal(true);
+        }
+        expect((await caller(service, KEYS.globex, 'alice').get(`/v1/jobs/${ack.body.jobId}`)).status).to.equal(404);
+      });
+    });
+  });
+}

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The API keys every end-to-end test starts a service with: two tenants. */
+export const TEST_KEYS = {
+  acme: 'acme-key-0123456789abcdef',
+  globex: 'globex-key-0123456789abcdef',
+};
+
+export interface ServiceProcessOptions {
+  /** The TypeScript entry point, run the way `npm start` runs it (node --conditions=source --import tsx). */
+  entry: string;
+  args?: string[];
+  /** Matches the line that says the process is ready; its first group is the URL. */
+  readyLine?: RegExp;
+  dataDir?: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}
+
+/** A service process on a fresh (or given) data dir and a free port, started as a user would start it. */
+export class ServiceProcess {
+  url = '';
+  readonly dataDir: string;
+  private child: ChildProcess | null = null;
+  private output = '';
+
+  constructor(private readonly options: ServiceProcessOptions) {
+    this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memory-e2e-'));
+  }
+
+  async start(extraEnv: Record<string, string> = {}): Promise<void> {
+    this.output = '';
+    const readyLine = this.options.readyLine ?? /ready on (http:\/\/\S+)/;
+    const timeoutMs = this.options.startTimeoutMs ?? 90_000;
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', this.options.entry, ...(this.options.args ?? [])], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        MEMORY_DATA_DIR: this.dataDir,
+        MEMORY_API_KEYS: `${TEST_KEYS.acme}:acme,${TEST_KEYS.globex}:globex`,
+        MEMORY_LOG_LEVEL: process.env['MEMORY_LOG_LEVEL'] ?? 'warn',
+        MEMORY_RETRY_INITIAL_MS: '20',
+        ...this.options.env,
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout!.on('data', (d: Buffer) => { this.output += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => { this.output += d.toString(); });
+    this.url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${this.options.entry} did not start in ${timeoutMs / 1000} s:\n${this.output}`)), timeoutMs);
+      const onData = () => {
+        const m = readyLine.exec(this.output);
+        if (m) { clearTimeout(timer); child.stdout!.off('data', onData); resolve(m[1] ?? ''); }
+      };
+      child.stdout!.on('data', onData);
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${this.options.entry} exited with ${code}:\n${this.output}`)); });
+    });
+  }
+
+  /** Graceful stop (SIGTERM) and wait for exit. */
+  async stop(): Promise<void> {
+    await this.signal('SIGTERM');
+  }
+
+  /** kill -9: no chance to flush or close anything. */
+  async kill(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  logs(): string {
+    return this.output;
+  }
+
+  cleanup(): void {
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill(signal);
+    await exited;
+    this.child = null;
+  }
+}
