@@ -2,3 +2,4 @@ export * from './catalog.js';
 export * from './codec.js';
 export * from './ids.js';
 export * from './generated/events.js';
+export * from './partitioning.js';

@@ -6,3 +6,4 @@ export * from './graph-store.js';
 export * from './job-store.js';
 export * from './embedder.js';
 export * from './blob-store.js';
+export * from './blob-keys.js';

@@ -6,7 +6,7 @@ import { MemoryServiceError } from '@memory/platform';
 import type { BlobInfo, BlobStore } from '@memory/ports';
 import { encodeTrailer, readTrailer, type BlobMeta } from './blob-file.js';
 import { isMissing, mapFsError, sourceFailed } from './fs-errors.js';
-import { checkContentType, checkKey, checkMaxBytes, tooLarge } from './keys.js';
+import { checkContentType, checkKey, checkMaxBytes, tooLarge } from '@memory/ports';
 import { Layout } from './layout.js';
 
 // A temporary file this old belongs to a writer that crashed; younger ones may be another process's upload.

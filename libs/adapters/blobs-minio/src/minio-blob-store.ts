@@ -5,7 +5,7 @@ import { Client } from 'minio';
 import { MemoryServiceError } from '@memory/platform';
 import type { BlobInfo, BlobStore } from '@memory/ports';
 import { mapS3Error } from './error-map.js';
-import { checkContentType, checkKey, checkMaxBytes, DEFAULT_CONTENT_TYPE, MAX_KEY_BYTES, tooLarge } from './keys.js';
+import { checkContentType, checkKey, checkMaxBytes, DEFAULT_CONTENT_TYPE, MAX_KEY_BYTES, tooLarge } from '@memory/ports';
 import type { MinioBlobStoreSettings } from './options.js';
 import { uploadStream } from './upload.js';
 

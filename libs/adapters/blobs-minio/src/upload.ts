@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { MemoryServiceError } from '@memory/platform';
 import { mapS3Error } from './error-map.js';
-import { tooLarge } from './keys.js';
+import { tooLarge } from '@memory/ports';
 
 // S3 numbers parts from 1 to 10,000.
 const MAX_PARTS = 10_000;

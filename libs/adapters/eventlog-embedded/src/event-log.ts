@@ -7,7 +7,7 @@ import type {
 import { GroupConsumer, type Assignment, type ConsumerHost } from './consumer.js';
 import { lockDir, type DirLock } from './dir-lock.js';
 import { resolveOptions, type EmbeddedEventLogOptions, type ResolvedOptions } from './options.js';
-import { partitionFor } from './partitioner.js';
+import { partitionFor } from '@memory/contracts';
 import { LogStore, type TopicMeta } from './store.js';
 import { Wakeups } from './wakeups.js';
 

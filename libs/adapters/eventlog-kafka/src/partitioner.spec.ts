@@ -1,24 +1,13 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
-import { explicitPartitioner, murmur2, partitionFor } from './partitioner.js';
+import { partitionFor } from '@memory/contracts';
+import { explicitPartitioner } from './partitioner.js';
 
 const metadata = (n: number): PartitionMetadata[] =>
   Array.from({ length: n }, (_, partitionId) => ({ partitionId, leader: 1, partitionErrorCode: 0, replicas: [1], isr: [1] }));
 
 describe('partitioner', () => {
-  it("hashes like Kafka's Java client (the reference values of its Utils.murmur2 tests)", () => {
-    const reference: Array<[string, number]> = [
-      ['21', -973932308],
-      ['foobar', -790332482],
-      ['a-little-bit-long-string', -985981536],
-      ['a-little-bit-longer-string', -1486304829],
-      ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
-      ['abc', 479470107],
-    ];
-    for (const [key, hash] of reference) expect(murmur2(Buffer.from(key)), key).to.equal(hash);
-  });
-
   it("puts every key where kafkajs's DefaultPartitioner (the Java-compatible one) puts it", () => {
     const kafkajs = Partitioners.DefaultPartitioner();
     for (const partitions of [1, 3, 8, 50]) {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { murmur2, partitionFor } from './partitioner.js';
+import { murmur2, partitionFor } from './partitioning.js';
 
-describe('eventlog-embedded partitioner', () => {
-  it('matches the Kafka Java client murmur2 vectors (UtilsTest.testMurmur2)', () => {
-    const vectors: Array<[string, number]> = [
+describe('partitioning', () => {
+  it("hashes like Kafka's Java client (the reference values of its Utils.murmur2 tests)", () => {
+    const reference: Array<[string, number]> = [
       ['21', -973932308],
       ['foobar', -790332482],
       ['a-little-bit-long-string', -985981536],
@@ -11,7 +11,7 @@ describe('eventlog-embedded partitioner', () => {
       ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
       ['abc', 479470107],
     ];
-    for (const [input, expected] of vectors) expect(murmur2(Buffer.from(input)), input).to.equal(expected);
+    for (const [key, hash] of reference) expect(murmur2(Buffer.from(key)), key).to.equal(hash);
   });
 
   it('maps a key to a partition in range, the same one every time', () => {
@@ -20,5 +20,9 @@ describe('eventlog-embedded partitioner', () => {
       expect(p).to.be.within(0, 7);
       expect(partitionFor(key, 8)).to.equal(p);
     }
+  });
+
+  it('refuses a partition count that is not a positive whole number', () => {
+    expect(() => partitionFor('k', 0)).to.throw(RangeError);
   });
 });

@@ -1,6 +1,8 @@
 import { MemoryServiceError } from '@memory/platform';
 
-/** S3's limit; the filesystem store keeps the same one so a key valid here is valid on every adapter. */
+// The key and argument rules of the BlobStore port, shared by every adapter so a key means the same everywhere.
+
+/** S3's limit on object names; every BlobStore keeps it, so a key valid on one adapter is valid on all. */
 export const MAX_KEY_BYTES = 1024;
 const MAX_CONTENT_TYPE_LENGTH = 255;
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
