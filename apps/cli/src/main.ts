@@ -58,6 +58,9 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    if ((error as { code?: string }).code === 'EVENTLOG.DIR_LOCKED') {
+      process.stderr.write('The embedded log belongs to one process at a time: stop the service using this MEMORY_DATA_DIR first.\n');
+    }
     process.exit(1);
   },
 );

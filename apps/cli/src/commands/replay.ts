@@ -36,12 +36,12 @@ function describe(position: OffsetPosition): string {
  * The group must be stopped: its next start reads from there.
  */
 export async function resetGroup(mode: ServiceMode, env: Record<string, string | undefined>, group: string, position: OffsetPosition, topic: string | undefined, print: (line: string) => void) {
+  const topics = topic ? [topic] : isStageName(group) ? PIPELINE_STAGES[group].spec.inputs.map((input) => EVENTS[input].topic) : [];
+  if (topics.length === 0) throw new Error(`"${group}" is not a stage; name its topic with --topic`);
+  const groupId = isStageName(group) ? PIPELINE_STAGES[group].spec.group : group;
   const infra = openInfrastructure(readServiceConfig(env, mode), createLogger({ app: 'cli' }));
   try {
     const { log } = await infra.eventBus();
-    const topics = topic ? [topic] : isStageName(group) ? PIPELINE_STAGES[group].spec.inputs.map((input) => EVENTS[input].topic) : [];
-    if (topics.length === 0) throw new Error(`"${group}" is not a stage; name its topic with --topic`);
-    const groupId = isStageName(group) ? PIPELINE_STAGES[group].spec.group : group;
     for (const name of topics) {
       await log.resetOffsets(groupId, name, position);
       print(`${groupId} on ${name}: moved to ${describe(position)}`);

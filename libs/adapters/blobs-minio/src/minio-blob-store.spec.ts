@@ -3,13 +3,12 @@ import { createServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
 import type { BlobStore } from '@memory/ports';
-import { describeBlobStoreContract, describeWithEngine, expectCode, uniqueName, type StoreHarness } from '@memory/testing';
+import { describeBlobStoreContract, describeWithEngine, expectCode, localEngines, type StoreHarness, uniqueName } from '@memory/testing';
 import { minioBlobStoreOptionsFromEnv, openMinioBlobStore, type MinioBlobStoreOptions } from './index.js';
 
 const MiB = 1024 * 1024;
 // The smallest part S3 allows, so a few-MB test body goes up in more than one part.
 const base: MinioBlobStoreOptions = { ...minioBlobStoreOptionsFromEnv(), partSize: 5 * MiB };
-const healthUrl = new URL('/minio/health/ready', base.endpoint).href;
 
 /** A plain client for looking behind the adapter and for cleaning up. */
 function rawClient(): Client {
@@ -68,12 +67,7 @@ function bucketPerTest(overrides: Partial<MinioBlobStoreOptions> = {}) {
   };
 }
 
-const minio = {
-  name: 'minio',
-  endpoint: base.endpoint,
-  probe: async () => (await fetch(healthUrl, { signal: AbortSignal.timeout(2_000) })).ok,
-  hint: 'start it with `npm run engines:up minio`',
-};
+const minio = localEngines().minio;
 
 describeWithEngine('blobs-minio against MinIO', minio, () => {
   describeBlobStoreContract('blobs-minio', bucketPerTest());

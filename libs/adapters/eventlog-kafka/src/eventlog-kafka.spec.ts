@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import { createLogger } from '@memory/platform';
 import type { EventLog } from '@memory/ports';
-import { describeEventLogContract, describeWithEngine, expectCode, records, sleep, uniqueName, waitFor } from '@memory/testing';
+import { describeEventLogContract, describeWithEngine, expectCode, localEngines, records, sleep, uniqueName, waitFor } from '@memory/testing';
 import { brokersFrom, openKafkaEventLog, type KafkaEventLogOptions } from './index.js';
 
 const brokers = brokersFrom(process.env['KAFKA_BROKERS'] || '127.0.0.1:9092');
@@ -22,20 +21,6 @@ const options: KafkaEventLogOptions = {
 };
 // Handler failures are expected in the suite (redelivery tests) and logged as warnings; keep the output readable.
 const logger = createLogger({ component: 'eventlog-kafka' }, 'error');
-
-function tcpReachable(broker: string, timeoutMs = 1_000): Promise<boolean> {
-  const [host, port] = broker.split(':');
-  return new Promise((resolve) => {
-    const socket = connect({ host: host!, port: Number(port) });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 /** Remembers every topic the suite creates, so cleanup can delete them from the shared broker. */
 function recordingTopics(log: EventLog, created: Set<string>): EventLog {
@@ -69,7 +54,7 @@ async function deleteTopics(topics: Set<string>): Promise<void> {
 
 describeWithEngine(
   'eventlog-kafka against a real broker',
-  { name: 'kafka', endpoint: brokers.join(','), probe: () => tcpReachable(brokers[0]!), hint: 'start it with `node deploy/engines/cli.mjs up kafka`' },
+  localEngines().kafka,
   () => {
     describeEventLogContract('eventlog-kafka', async () => {
       const created = new Set<string>();

@@ -2,17 +2,12 @@ import { expect } from 'chai';
 import { SchemaRegistry as ConfluentClient, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { AvroCodec, EVENTS, latestSchema, schemaVersions, subjectOf, type IngestRequested, type SchemaRegistryClient } from '@memory/contracts';
 import type { SchemaRegistry } from '@memory/ports';
-import { describeWithEngine, uniqueName } from '@memory/testing';
+import { describeWithEngine, localEngines, uniqueName } from '@memory/testing';
 import { confluentSchemaRegistryOptionsFromEnv, createConfluentSchemaRegistry } from './index.js';
 
 const options = confluentSchemaRegistryOptionsFromEnv();
 
-const engine = {
-  name: 'registry',
-  endpoint: options.url,
-  probe: async () => (await fetch(`${options.url.replace(/\/+$/, '')}/subjects`, { signal: AbortSignal.timeout(5_000) })).ok,
-  hint: 'start it with `npm run engines:up registry` (or set MEMORY_SCHEMA_REGISTRY_URL)',
-};
+const engine = localEngines().registry;
 
 /**
  * The codec registers under the topic's real subject (TopicNameStrategy). On a shared registry every run gets its

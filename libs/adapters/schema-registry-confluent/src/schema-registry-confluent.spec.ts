@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { describeSchemaRegistryContract, describeWithEngine, expectCode, uniqueName } from '@memory/testing';
+import { describeSchemaRegistryContract, describeWithEngine, expectCode, localEngines, uniqueName } from '@memory/testing';
 import { confluentSchemaRegistryOptionsFromEnv, createConfluentSchemaRegistry } from './index.js';
 
 const options = confluentSchemaRegistryOptionsFromEnv();
@@ -14,12 +14,7 @@ async function raw(path: string, init: RequestInit = {}): Promise<{ status: numb
   return { status: response.status, body: await response.json().catch(() => undefined) };
 }
 
-const engine = {
-  name: 'registry',
-  endpoint: options.url,
-  probe: async () => (await raw('/subjects')).status === 200,
-  hint: 'start it with `npm run engines:up registry` (or set MEMORY_SCHEMA_REGISTRY_URL)',
-};
+const engine = localEngines().registry;
 
 describeWithEngine('schema-registry-confluent against a real registry', engine, () => {
   // Subjects are unique per test (uniqueName), so nothing needs removing from the shared registry afterwards.

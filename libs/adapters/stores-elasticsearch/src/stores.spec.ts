@@ -1,17 +1,7 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import type { JobRecord } from '@memory/ports';
-import {
-  describeCentroidStoreContract,
-  describeJobStoreContract,
-  describeVectorStoreContract,
-  describeWithEngine,
-  expectCode,
-  freshScope,
-  memoryRecord,
-  uniqueName,
-  type StoreFactory,
-} from '@memory/testing';
+import { describeCentroidStoreContract, describeJobStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 
@@ -21,12 +11,7 @@ const { node } = elasticsearchStoresOptionsFromEnv();
 // A short refresh interval keeps the suite quick; 'wait_for' works the same at any interval.
 const options: ElasticsearchStoresOptions = { node, prefix: uniqueName('test-stores'), dims: DIMS, refreshInterval: '100ms' };
 
-const elasticsearch = {
-  name: 'elasticsearch',
-  endpoint: node,
-  probe: async () => (await fetch(new URL('/_cluster/health', node), { signal: AbortSignal.timeout(2_000) })).ok,
-  hint: 'start it with `npm run engines:up elasticsearch`',
-};
+const elasticsearch = localEngines().elasticsearch;
 
 /** A harness over one open of the stores; reopen is a new connection pool over the same indices. */
 function storesFactory<S>(pick: (stores: ElasticsearchStores) => S): StoreFactory<S> {
