@@ -19,7 +19,7 @@ export default [
           allow: [],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:composition', 'type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
-            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter'] },
+            { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:testing'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:testing'] },
             { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
