@@ -63,7 +63,7 @@ export interface TimeMention {
   relative: boolean;
 }
 
-/** Topic memory.enriched. One event per memory (a job yields partCount memories: one for text, one per page chunk for PDFs). */
+/** Topic memory.enriched. One event per memory: one for a text or an image, one per page chunk of a PDF. v2 adds what images and documents carry. */
 export interface MemoryEnriched {
   /** Derived from jobId and partIndex, so replays rewrite the same memory. */
   memoryId: string;
@@ -96,6 +96,12 @@ export interface MemoryEnriched {
   /** name@version of the model that made the vector. */
   embeddingModel: string;
   vector: Array<number>;
+  /** The original image or PDF in the blob store (claim check from the ingest event). */
+  blob: null | BlobRef;
+  /** Image memories: what was seen in the picture. The memory's vector embeds its semantic context (user context, OCR text, colours); visualVector finds similar images. */
+  image: null | ImageFacts;
+  /** Document memories: which page (and chunk of a long page) of which PDF this memory is. */
+  document: null | DocumentPart;
 }
 
 export interface Entity {
@@ -107,6 +113,46 @@ export interface Entity {
 
 export const EntityTypeValues = ['person', 'place', 'organization', 'title', 'other'] as const;
 export type EntityType = (typeof EntityTypeValues)[number];
+
+export interface ImageFacts {
+  width: number;
+  height: number;
+  format: string;
+  dominantColours: Array<DominantColour>;
+  /** 64-bit DCT hash, 16 hex digits. */
+  perceptualHash: string;
+  /** EXIF capture time (ms epoch) when present and plausible. */
+  capturedAt: null | number;
+  /** Text read in the image; empty when none. */
+  ocrText: string;
+  /** Blob key of the bounded WebP preview. */
+  previewKey: string;
+  descriptorVersion: string;
+  /** Unit-length visual descriptor (libs/image-analysis). */
+  visualVector: Array<number>;
+}
+
+export interface DominantColour {
+  hex: string;
+  share: number;
+  name: string;
+}
+
+export interface DocumentPart {
+  /** The document's job id: one document per upload. */
+  documentId: string;
+  fileName: null | string;
+  /** 1-based. */
+  pageNumber: number;
+  pageCount: number;
+  chunkIndex: number;
+  chunkCount: number;
+  /** Where the page text came from: a scanned page has no text layer. */
+  textSource: PageTextSource;
+}
+
+export const PageTextSourceValues = ['text_layer', 'ocr', 'none'] as const;
+export type PageTextSource = (typeof PageTextSourceValues)[number];
 
 /** Topic memory.committed: the memory is durable in the vector store and the graph store. Also the change feed. */
 export interface MemoryCommitted {
