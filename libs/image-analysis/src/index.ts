@@ -1,0 +1,14 @@
+export { IMAGE_LIMITS, resolveImageLimits, type ImageLimits } from './limits.js';
+export { IMAGE_FORMATS, CONTENT_TYPES, type ImageFormat } from './formats.js';
+export { IMAGE_ERROR_CODES } from './errors.js';
+export { inspectImage, type InspectedImage } from './inspect.js';
+export { makePreview, PREVIEW_MAX_SIDE, PREVIEW_QUALITY, type ImagePreview } from './preview.js';
+export { analyzeImage, type ImageFeatures, type AnalyzeOptions } from './analyze.js';
+export { MAX_DOMINANT_COLOURS, type DominantColour } from './dominant-colours.js';
+export { COLOUR_WORDS, type ColourWord } from './colour-names.js';
+export { hammingDistance } from './perceptual-hash.js';
+export { VISUAL_DESCRIPTOR_DIMS, DESCRIPTOR_VERSION, descriptorSimilarity } from './visual-descriptor.js';
+export { EARLIEST_CAPTURE, FUTURE_TOLERANCE_MS } from './captured-at.js';
+export { createOcr, OCR_DEFAULTS, type Ocr, type OcrOptions } from './ocr/ocr.js';
+export type { OcrResult, OcrLine } from './ocr/reading-order.js';
+export { resolveOcrModelFiles, OCR_MODEL_NAMES, type OcrModelFiles } from './ocr/model-files.js';
