@@ -3,35 +3,43 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { memoryIdOf } from '@memory/contracts';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeImageScenarios, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
-const needed = [engines.kafka, engines.registry, engines.elasticsearch];
+const needed = [engines.kafka, engines.registry, engines.elasticsearch, engines.minio];
 const elasticsearchUrl = engines.elasticsearch.endpoint;
-const dropIndices = (namespace: string) => dropElasticsearchStores({ node: elasticsearchUrl, prefix: `${namespace}-memory` });
+const dropIndices = async (namespace: string) => {
+  for (const prefix of [`${namespace}-memory`, `${namespace}-memory-visual`]) await dropElasticsearchStores({ node: elasticsearchUrl, prefix });
+};
 
-describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch)', needed, () => {
-  // The same scenarios as the embedded service, through `npm run start:distributed` (the cli's launcher).
+/** `npm run start:distributed` (the cli's launcher) on a namespace of its own. */
+function launcher() {
   const namespace = `e2e-${randomBytes(4).toString('hex')}`;
-  const launcher = new ServiceProcess({
+  const process = new ServiceProcess({
     entry: fileURLToPath(new URL('../src/main.ts', import.meta.url)),
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 180_000,
     env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0' },
   });
-  describeMemoryApiScenarios('the API scenarios, through start-distributed', {
+  return {
     get url() {
-      return launcher.url;
+      return process.url;
     },
-    start: () => launcher.start(),
+    start: () => process.start(),
     stop: async () => {
-      await launcher.stop();
-      launcher.cleanup();
+      await process.stop();
+      process.cleanup();
       await dropIndices(namespace);
     },
-  });
+  };
+}
+
+describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, MinIO)', needed, () => {
+  // The same scenarios as the embedded service, through `npm run start:distributed`.
+  describeMemoryApiScenarios('the API scenarios, through start-distributed', launcher());
+  describeImageScenarios('image memories, through start-distributed (blobs in MinIO)', launcher());
 
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);

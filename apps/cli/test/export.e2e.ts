@@ -22,7 +22,7 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
   });
 }
 
-describeWithEngine('moving an embedded deployment to the distributed mode', [engines.kafka, engines.registry, engines.elasticsearch], function () {
+describeWithEngine('moving an embedded deployment to the distributed mode', [engines.kafka, engines.registry, engines.elasticsearch, engines.minio], function () {
   this.timeout(400_000);
 
   it('export-to-kafka carries the whole history over; the distributed stores are rebuilt from it', async () => {
@@ -67,7 +67,9 @@ describeWithEngine('moving an embedded deployment to the distributed mode', [eng
       await distributed.stop();
       embedded.cleanup();
       distributed.cleanup();
-      await dropElasticsearchStores({ node: engines.elasticsearch.endpoint, prefix: `${distributed.namespace}-memory` });
+      for (const prefix of [`${distributed.namespace}-memory`, `${distributed.namespace}-memory-visual`]) {
+        await dropElasticsearchStores({ node: engines.elasticsearch.endpoint, prefix });
+      }
     }
   });
 });

@@ -6,6 +6,7 @@ import { openElasticsearchStores, type ElasticsearchStores } from '@memory/store
 import { openArangoGraphStore } from '@memory/graph-arangodb';
 import { createEmbeddedGraphStore } from '@memory/graph-embedded';
 import { openMinioBlobStore } from '@memory/blobs-minio';
+import { VISUAL_DESCRIPTOR_DIMS } from '@memory/image-analysis';
 import type { ServiceConfig } from './config.js';
 import { embeddingDimensions } from './embedders.js';
 import type { Engines } from './infrastructure.js';
@@ -38,6 +39,11 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     schemaRegistry: () => createConfluentSchemaRegistry({ url: config.schemaRegistryUrl }),
     vectors: async () => (await openStores()).vectors,
     centroids: async () => (await openStores()).centroids,
+    // Its own indices (<prefix>-visual-*): the descriptor has other dimensions than the text embedding.
+    visualVectors: async () => {
+      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: `${indexPrefix}-visual`, dims: VISUAL_DESCRIPTOR_DIMS });
+      return visual.vectors;
+    },
     jobs: async () => (await openStores()).jobs,
     graph: async () =>
       config.arango.url

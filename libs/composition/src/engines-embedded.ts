@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
-import { openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
+import { createEmbeddedVectorStore, openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
 import { createEmbeddedGraphStore } from '@memory/graph-embedded';
 import { createEmbeddedJobStore } from '@memory/jobs-embedded';
 import { openFsBlobStore } from '@memory/blobs-fs';
@@ -19,6 +19,7 @@ export function embeddedEngines(config: ServiceConfig): Engines {
     schemaRegistry: () => createEmbeddedSchemaRegistry({ dir: dir('registry') }),
     vectors: async () => openVectorStores().vectors,
     centroids: async () => openVectorStores().centroids,
+    visualVectors: async () => createEmbeddedVectorStore({ dir: dir('visual-vectors') }),
     graph: async () => createEmbeddedGraphStore({ dir: dir('graph') }),
     jobs: async () => createEmbeddedJobStore({ dir: dir('jobs') }),
     blobs: () => openFsBlobStore({ dir: dir('blobs') }),

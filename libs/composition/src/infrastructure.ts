@@ -2,6 +2,7 @@ import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
 import type { BlobStore, CentroidStore, Embedder, EventLog, GraphStore, JobStore, SchemaRegistry, VectorStore } from '@memory/ports';
 import { createEnricher, type Enricher } from '@memory/enrichment';
+import { createOcr, type Ocr } from '@memory/image-analysis';
 import type { ServiceConfig } from './config.js';
 import { openEmbedder } from './embedders.js';
 import { embeddedEngines } from './engines-embedded.js';
@@ -13,6 +14,8 @@ export interface Engines {
   eventLog(): Promise<EventLog>;
   schemaRegistry(): Promise<SchemaRegistry>;
   vectors(): Promise<VectorStore>;
+  /** Image memories by their visual descriptor (search by image). */
+  visualVectors(): Promise<VectorStore>;
   centroids(): Promise<CentroidStore>;
   graph(): Promise<GraphStore>;
   jobs(): Promise<JobStore>;
@@ -30,12 +33,14 @@ export interface Infrastructure {
   eventBus(): Promise<{ log: EventLog; codec: AvroCodec }>;
   schemaRegistry(): Promise<SchemaRegistry>;
   vectors(): Promise<VectorStore>;
+  visualVectors(): Promise<VectorStore>;
   centroids(): Promise<CentroidStore>;
   graph(): Promise<GraphStore>;
   jobs(): Promise<JobStore>;
   blobs(): Promise<BlobStore>;
   embedder(): Promise<Embedder>;
   enricher(): Promise<Enricher>;
+  ocr(): Promise<Ocr>;
   close(): Promise<void>;
 }
 
@@ -65,12 +70,14 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
       ),
     schemaRegistry: registry,
     vectors: () => resources.get('vector store', engines.vectors, closeIt),
+    visualVectors: () => resources.get('visual vector store', engines.visualVectors, closeIt),
     centroids: () => resources.get('centroid store', engines.centroids, closeIt),
     graph: () => resources.get('graph store', engines.graph, closeIt),
     jobs: () => resources.get('job store', engines.jobs, closeIt),
     blobs: () => resources.get('blob store', engines.blobs, closeIt),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),
     enricher: () => resources.get('enricher', () => createEnricher(), async () => {}),
+    ocr: () => resources.get('ocr', () => createOcr(), closeIt),
     close: () => resources.closeAll(),
   };
 }

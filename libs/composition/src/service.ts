@@ -64,9 +64,14 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       logger,
       readiness: async () => ({ ready: checks.ready, checks: checks.snapshot(), lag: await pipelineLag(log, stageGroups(roles.reportLagOf)) }),
     };
-    if (roles.http.api && roles.http.ingestion) deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), logger });
+    if (roles.http.api && roles.http.ingestion) {
+      deps.blobs = await infra.blobs();
+      deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger });
+    }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
-    if (roles.http.api && roles.http.search === 'local') deps.search = { vectors: await infra.vectors(), embedder: await infra.embedder() };
+    if (roles.http.api && roles.http.search === 'local') {
+      deps.search = { vectors: await infra.vectors(), embedder: await infra.embedder(), images: { visualVectors: await infra.visualVectors(), ocr: await infra.ocr() } };
+    }
     if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrl };
     server = await listen(createHttpApi(deps), config.port, config.host);
   } catch (error) {

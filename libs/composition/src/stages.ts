@@ -13,8 +13,18 @@ import type { Infrastructure } from './infrastructure.js';
  */
 export const PIPELINE_STAGES = {
   'temporal-resolver': { spec: temporalResolverStage, deps: async (_: Infrastructure) => ({}) },
-  enricher: { spec: enricherStage, deps: async (infra: Infrastructure) => ({ enricher: await infra.enricher(), embedder: await infra.embedder() }) },
-  'dual-writer': { spec: dualWriterStage, deps: async (infra: Infrastructure) => ({ vectors: await infra.vectors(), graph: await infra.graph() }) },
+  enricher: {
+    spec: enricherStage,
+    deps: async (infra: Infrastructure) => ({
+      enricher: await infra.enricher(),
+      embedder: await infra.embedder(),
+      images: { blobs: await infra.blobs(), ocr: await infra.ocr() },
+    }),
+  },
+  'dual-writer': {
+    spec: dualWriterStage,
+    deps: async (infra: Infrastructure) => ({ vectors: await infra.vectors(), graph: await infra.graph(), visualVectors: await infra.visualVectors() }),
+  },
   'centroid-calibrator': { spec: centroidCalibratorStage, deps: async (infra: Infrastructure) => ({ centroids: await infra.centroids() }) },
   'job-tracker': { spec: jobTrackerStage, deps: async (infra: Infrastructure) => ({ jobs: await infra.jobs() }) },
 } as const;

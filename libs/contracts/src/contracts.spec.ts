@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { EVENTS, latestSchema, schemaVersions, type EventName } from './catalog.js';
 import { generateTypeScript } from './type-generator.js';
 import { AvroCodec, type SchemaRegistryClient } from './codec.js';
-import { createJobIdClock, memoryIdOf } from './ids.js';
+import { blobKeyOf, createJobIdClock, memoryIdOf } from './ids.js';
 
 /** A registry that keeps schemas in a Map: enough to exercise the codec's framing (adapters have their own suites). */
 function registryInMemory(): SchemaRegistryClient {
@@ -103,6 +103,11 @@ describe('ids', () => {
   });
   it('derives memory ids from job and part', () => {
     expect(memoryIdOf('job_1_alice', 2)).to.equal('mem_job_1_alice_2');
+  });
+  it('derives blob keys tenant first, with every part encoded so none reads as a path step', () => {
+    expect(blobKeyOf('acme', 'alice', 'img_job_1_alice', 'original')).to.equal('acme/alice/img_job_1_alice/original');
+    expect(blobKeyOf('acme', 'a/b', 'j', 'f')).to.equal('acme/a%2Fb/j/f');
+    expect(blobKeyOf('acme', '..', 'j', '.')).to.equal('acme/%2E%2E/j/%2E');
   });
 });
 

@@ -25,3 +25,22 @@ export function memoryIdOf(jobId: string, partIndex: number): string {
 export function userKey(tenantId: string, endUserId: string): string {
   return `${tenantId}/${endUserId}`;
 }
+
+/**
+ * The blob store key of one of a job's files (the original upload, an image preview). Tenant and end user come
+ * first, so a store can apply per-tenant rules by prefix; each part is percent-encoded, and "." and ".." are
+ * encoded too, so an id can never read as a path step.
+ */
+export function blobKeyOf(tenantId: string, endUserId: string, jobId: string, name: string): string {
+  return [tenantId, endUserId, jobId, name].map(keySegment).join('/');
+}
+
+function keySegment(part: string): string {
+  const encoded = encodeURIComponent(part);
+  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+/** The blob keys of an image job: the original as sent, and the bounded WebP preview that previewUrl serves. */
+export function imageBlobKeys(tenantId: string, endUserId: string, jobId: string) {
+  return { original: blobKeyOf(tenantId, endUserId, jobId, 'original'), preview: blobKeyOf(tenantId, endUserId, jobId, 'preview.webp') };
+}

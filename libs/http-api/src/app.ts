@@ -1,14 +1,14 @@
 import express, { type Express } from 'express';
 import type { Logger } from '@memory/platform';
-import type { JobStore } from '@memory/ports';
-import type { SearchDeps } from '@memory/search';
+import type { BlobStore, JobStore } from '@memory/ports';
 import type { ApiKeyRegistry } from './auth.js';
 import type { Ingestion } from './ingestion.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { requireApiKey } from './routes/guards.js';
 import { memoryRoutes } from './routes/memory.js';
-import { searchRoutes } from './routes/search.js';
+import { searchRoutes, type SearchRouteDeps } from './routes/search.js';
 import { mediaRoutes } from './routes/ingest-media.js';
+import { imageRoutes } from './routes/image.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
@@ -20,7 +20,9 @@ import { searchProxyRoutes } from './routes/search-proxy.js';
 export interface HttpApiDeps {
   apiKeys: ApiKeyRegistry;
   ingestion?: Ingestion;
-  search?: SearchDeps | { proxyTo: string };
+  /** Images and PDFs (with ingestion): originals and previews. */
+  blobs?: BlobStore;
+  search?: SearchRouteDeps | { proxyTo: string };
   jobs?: JobStore;
   logger: Logger;
   readiness: () => Promise<Readiness>;
@@ -34,6 +36,7 @@ export function createHttpApi(deps: HttpApiDeps): Express {
   app.use('/v1', requireApiKey(deps.apiKeys));
   if (deps.ingestion) {
     app.use(memoryRoutes(deps.ingestion));
+    if (deps.blobs) app.use(imageRoutes(deps.ingestion, deps.blobs));
     app.use(mediaRoutes());
   }
   if (deps.search) app.use('proxyTo' in deps.search ? searchProxyRoutes(deps.search.proxyTo) : searchRoutes(deps.search));

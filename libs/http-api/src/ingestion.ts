@@ -1,17 +1,21 @@
-import { AvroCodec, createJobIdClock, userKey, type IngestRequested } from '@memory/contracts';
-import type { EventLog, JobStore } from '@memory/ports';
+import { AvroCodec, createJobIdClock, imageBlobKeys, userKey, type IngestRequested } from '@memory/contracts';
+import { inspectImage, makePreview } from '@memory/image-analysis';
+import type { BlobStore, EventLog, JobStore } from '@memory/ports';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 import { EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
-import type { TextIngestRequest } from './validation.js';
+import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
 
 export interface IngestionDeps {
   log: EventLog;
   codec: AvroCodec;
   jobs: JobStore;
   logger: Logger;
+  /** Where images and PDFs go before their event is published (claim check); required for those endpoints. */
+  blobs?: BlobStore;
   nextJobId?: ReturnType<typeof createJobIdClock>;
 }
+
 
 /**
  * The ingestion use case: build the event, append it durably, and only then acknowledge. The job record is
@@ -31,7 +35,31 @@ export function createIngestion(deps: IngestionDeps) {
     return { status: 'Accepted' as const, jobId: event.jobId };
   };
 
+  const blobStore = () => {
+    if (!deps.blobs) throw new Error('this edge was started without a blob store');
+    return deps.blobs;
+  };
+
   return {
+    /**
+     * Validates the image (decodes, allowed format, size and pixel limits), stores the original and its preview,
+     * and only then publishes the event: an accepted job's bytes are always there for the enricher.
+     */
+    async acceptImage(tenantId: string, endUserId: string, timeZone: string | null, request: ImageIngestRequest) {
+      const image = await inspectImage(request.image);
+      const preview = await makePreview(request.image);
+      const { jobId, acceptedAt } = nextJobId('image', endUserId);
+      const keys = imageBlobKeys(tenantId, endUserId, jobId);
+      const blobs = blobStore();
+      const original = await blobs.put(keys.original, request.image, image.contentType);
+      await blobs.put(keys.preview, preview.bytes, preview.contentType);
+      const ack = await accept({
+        jobId, tenantId, endUserId, kind: 'image', acceptedAt,
+        content: null, sourceTimestamp: null, timeZone, userContext: request.userContext,
+        blob: { key: original.key, contentType: original.contentType, size: original.size, fileName: null },
+      });
+      return { ...ack, previewKey: keys.preview };
+    },
     acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest) {
       const { jobId, acceptedAt } = nextJobId('text', endUserId);
       return accept({

@@ -1,3 +1,4 @@
+import { IMAGE_LIMITS } from '@memory/image-analysis';
 import { SEARCH_LIMITS } from '@memory/search';
 
 /** Documented request limits (README, "Limits"). Exceeding one is a 400 or 413 with a stable error code. */
@@ -8,5 +9,8 @@ export const REQUEST_LIMITS = {
   /** Whole JSON body of text ingestion and search, in bytes. */
   jsonBodyBytes: 256 * 1024,
   endUserIdMaxChars: 128,
+  /** JSON body of image ingestion and image search: the image's base64 (4/3 of its bytes) plus the other fields. */
+  imageJsonBodyBytes: Math.ceil((IMAGE_LIMITS.maxBytes * 4) / 3) + 64 * 1024,
+  image: IMAGE_LIMITS,
   ...SEARCH_LIMITS,
 } as const;

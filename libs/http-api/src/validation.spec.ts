@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RequestError } from '@memory/platform';
-import { validateEndUserId, validateSearch, validateTextIngest, validateTimeZone } from './validation.js';
+import { decodeImageData, validateEndUserId, validateSearch, validateTextIngest, validateTimeZone } from './validation.js';
 import { authenticate, createApiKeyRegistry, parseApiKeys } from './auth.js';
 
 function codeOf(fn: () => unknown): string {
@@ -74,5 +74,28 @@ describe('API keys', () => {
   it('refuses short keys and malformed pairs at start', () => {
     expect(() => parseApiKeys('short:acme')).to.throw(/at least 16/);
     expect(() => parseApiKeys('no-tenant-here-123456')).to.throw(/key:tenant/);
+  });
+});
+
+describe('image data', () => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return `${(error as { status: number }).status} ${(error as { code: string }).code}`;
+    }
+    return 'no error';
+  };
+  it('decodes plain base64 and data: URLs alike, ignoring line breaks', () => {
+    expect(decodeImageData(png.toString('base64'), 'imageData')).to.deep.equal(png);
+    expect(decodeImageData(`data:image/png;base64,${png.toString('base64')}`, 'imageData')).to.deep.equal(png);
+    expect(decodeImageData(`${png.toString('base64').slice(0, 4)}\n${png.toString('base64').slice(4)}`, 'imageData')).to.deep.equal(png);
+  });
+  it('refuses missing, empty and non-base64 data with codes', () => {
+    expect(codeOf(() => decodeImageData(undefined, 'imageData'))).to.equal('400 IMAGE.MISSING_DATA');
+    expect(codeOf(() => decodeImageData('', 'imageData'))).to.equal('400 IMAGE.MISSING_DATA');
+    expect(codeOf(() => decodeImageData('abc$', 'imageData'))).to.equal('400 IMAGE.INVALID_BASE64');
+    expect(codeOf(() => decodeImageData('a', 'imageData'))).to.equal('400 IMAGE.INVALID_BASE64');
   });
 });

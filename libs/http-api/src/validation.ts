@@ -78,21 +78,27 @@ export function validateSearch(body: unknown) {
     }
     strategy = root['strategy'] as Strategy;
   }
-  let limit: number = REQUEST_LIMITS.defaultLimit;
-  if (root['options'] !== undefined) {
-    const options = objectOf(root['options'], 'options');
-    if (options['limit'] !== undefined) {
-      const l = options['limit'];
-      if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > REQUEST_LIMITS.maxLimit) {
-        throw new RequestError(400, 'SEARCH.INVALID_LIMIT', `options.limit must be a whole number from 1 to ${REQUEST_LIMITS.maxLimit}`);
-      }
-      limit = l;
-    }
-  }
-  return { query, useDynamicScoring, strategy, limit };
+  return { query, useDynamicScoring, strategy, limit: searchLimit(root) };
 }
 
 export type SearchBody = ReturnType<typeof validateSearch>;
+
+/** POST /v1/search with queryImage (base64, a data: URL prefix accepted) instead of query. */
+export function validateImageSearch(body: unknown) {
+  const root = objectOf(body, 'body');
+  return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(root) };
+}
+
+function searchLimit(root: Record<string, unknown>): number {
+  if (root['options'] === undefined) return REQUEST_LIMITS.defaultLimit;
+  const options = objectOf(root['options'], 'options');
+  if (options['limit'] === undefined) return REQUEST_LIMITS.defaultLimit;
+  const l = options['limit'];
+  if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > REQUEST_LIMITS.maxLimit) {
+    throw new RequestError(400, 'SEARCH.INVALID_LIMIT', `options.limit must be a whole number from 1 to ${REQUEST_LIMITS.maxLimit}`);
+  }
+  return l;
+}
 
 function objectOf(value: unknown, name: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -107,3 +113,32 @@ function optionalString(value: unknown, name: string, maxChars: number): string 
   if (value.length > maxChars) throw new RequestError(413, 'INGEST.TOO_LARGE', `${name} has ${value.length} characters; the limit is ${maxChars}`);
   return value === '' ? null : value;
 }
+
+const DATA_URL_PREFIX = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[a-z0-9=.+-]+)*;base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * An image sent as base64, with or without a data: URL prefix. Only the encoding is checked here; whether the
+ * bytes are an image we accept is the image library's call (inspectImage).
+ */
+export function decodeImageData(raw: unknown, field: string): Buffer {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new RequestError(400, 'IMAGE.MISSING_DATA', `${field} must be a non-empty base64 string (a data: URL prefix is accepted)`);
+  }
+  const base64 = raw.replace(DATA_URL_PREFIX, '').replace(/\s+/g, '');
+  if (base64.length % 4 === 1 || !BASE64.test(base64)) {
+    throw new RequestError(400, 'IMAGE.INVALID_BASE64', `${field} is not valid base64: send the image bytes base64-encoded (standard alphabet, optional padding)`);
+  }
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length === 0) throw new RequestError(400, 'IMAGE.MISSING_DATA', `${field} decodes to no bytes`);
+  return bytes;
+}
+
+export function validateImageIngest(body: unknown) {
+  const root = objectOf(body, 'body');
+  const image = decodeImageData(root['imageData'], 'imageData');
+  const userContext = optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars);
+  return { image, userContext };
+}
+
+export type ImageIngestRequest = ReturnType<typeof validateImageIngest>;

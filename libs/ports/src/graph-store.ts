@@ -1,6 +1,6 @@
 import type { Scope } from './memory.js';
 
-export type NodeKind = 'user' | 'memory' | 'entity';
+export type NodeKind = 'user' | 'memory' | 'entity' | 'document';
 
 export interface GraphNode {
   /** Derived id, stable across replays (see graphIds in @memory/ports). */
@@ -14,7 +14,8 @@ export interface GraphNode {
   entityType?: string;
 }
 
-export type EdgeKind = 'owns' | 'mentions' | 'next';
+/** owns: user -> memory or document; mentions: memory -> entity; contains: document -> page memory; next: page -> next page. */
+export type EdgeKind = 'owns' | 'mentions' | 'contains' | 'next';
 
 export interface GraphEdge {
   from: string;
@@ -30,7 +31,7 @@ export interface Neighbour {
   depth: number;
 }
 
-/** The memory graph (ArangoDB in production): user, memory and entity nodes; owns, mentions and next edges. */
+/** The memory graph (ArangoDB in production): user, memory, entity and document nodes; owns, mentions, contains and next edges. */
 export interface GraphStore {
   /** Idempotent: nodes and edges are keyed by their ids, writing them again changes nothing. */
   upsert(nodes: GraphNode[], edges: GraphEdge[]): Promise<void>;
@@ -48,4 +49,5 @@ export const graphIds = {
   user: (s: Scope) => `user:${s.tenantId}/${s.endUserId}`,
   memory: (memoryId: string) => `memory:${memoryId}`,
   entity: (s: Scope, key: string) => `entity:${s.tenantId}/${s.endUserId}/${key}`,
+  document: (documentId: string) => `document:${documentId}`,
 };

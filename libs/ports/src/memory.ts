@@ -1,4 +1,4 @@
-import type { EntityType, SourceKind, TimeMention } from '@memory/contracts';
+import type { BlobRef, DocumentPart, EntityType, ImageFacts, SourceKind, TimeMention } from '@memory/contracts';
 
 /** Who a memory belongs to: every read and write of a store is confined to one tenant and one end user. */
 export interface Scope {
@@ -35,6 +35,12 @@ export interface MemoryRecord {
   eventTimes: TimeMention[];
   embeddingModel: string;
   vector: Float32Array;
+  /** Images and PDFs: the original in the blob store. */
+  blob?: BlobRef | null;
+  /** Images: what was seen; the visual descriptor itself lives in the visual vector store, not here. */
+  image?: Omit<ImageFacts, 'visualVector'> | null;
+  /** PDF pages: which page (and chunk) of which document. */
+  document?: DocumentPart | null;
 }
 
 export interface ScoredId {

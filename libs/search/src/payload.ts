@@ -20,5 +20,21 @@ export function toPayload(m: MemoryRecord): Record<string, unknown> {
     source_type: m.kind,
     job_id: m.jobId,
     embedding_model: m.embeddingModel,
+    ...(m.image
+      ? {
+          image: {
+            width: m.image.width,
+            height: m.image.height,
+            format: m.image.format,
+            dominant_colours: m.image.dominantColours,
+            perceptual_hash: m.image.perceptualHash,
+            captured_at: m.image.capturedAt,
+            ocr_text: m.image.ocrText,
+          },
+        }
+      : {}),
+    ...(m.document
+      ? { document: { document_id: m.document.documentId, file_name: m.document.fileName, page_number: m.document.pageNumber, page_count: m.document.pageCount } }
+      : {}),
   };
 }

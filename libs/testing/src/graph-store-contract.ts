@@ -83,6 +83,19 @@ export function describeGraphStoreContract(adapterName: string, factory: StoreFa
       expect(await store.neighbours(scope, g.ids.alice)).to.have.length(2);
     });
 
+    it('links a document to its pages and each page to the next, and walks them', async () => {
+      const doc = graphIds.document('doc_job_1_alice');
+      const pages = [1, 2, 3].map((n) => graphIds.memory(`mem_doc_job_1_alice_${n - 1}`));
+      await store.upsert(
+        [node(scope, doc, 'document', 'manual.pdf'), ...pages.map((id, i) => node(scope, id, 'memory', `page ${i + 1}`))],
+        [edge(scope, g.ids.user, 'owns', doc), ...pages.map((id) => edge(scope, doc, 'contains', id)), edge(scope, pages[0]!, 'next', pages[1]!), edge(scope, pages[1]!, 'next', pages[2]!)],
+      );
+      expect((await store.getNodes(scope, [doc]))[0]).to.include({ kind: 'document', label: 'manual.pdf' });
+      expect(reached(await store.neighbours(scope, doc, { edgeKinds: ['contains'] }))).to.deep.equal(pages.map((id) => `1:${id}`).sort());
+      // Page 2's neighbours along the document: the pages before and after it.
+      expect(reached(await store.neighbours(scope, pages[1]!, { edgeKinds: ['next'] }))).to.deep.equal([`1:${pages[0]}`, `1:${pages[2]}`].sort());
+    });
+
     it('replaces a node written again with new fields', async () => {
       await store.upsert([{ ...g.nodes[3]!, label: 'Alice Smith' }], []);
       expect((await store.getNodes(scope, [g.ids.alice]))[0]!.label).to.equal('Alice Smith');

@@ -14,3 +14,5 @@ export { ServiceProcess, TEST_KEYS, type ServiceProcessOptions } from './service
 export { caller, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';
 export { describeMemoryApiScenarios, type ServiceUnderTest } from './memory-api-scenarios.js';
 export { localEngines } from './local-engines.js';
+export { describeImageScenarios } from './image-scenarios.js';
+export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';

@@ -6,6 +6,7 @@ import type { OffsetPosition } from '@memory/ports';
 /** Which stage writes each store: rebuilding a store is replaying that stage's consumer group from the start. */
 export const STORE_WRITERS: Record<string, StageName> = {
   vectors: 'dual-writer',
+  visual: 'dual-writer',
   graph: 'dual-writer',
   centroids: 'centroid-calibrator',
   jobs: 'job-tracker',

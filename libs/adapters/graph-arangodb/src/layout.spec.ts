@@ -65,8 +65,8 @@ describe('graph-arangodb layout: keys and collections', () => {
   it('names every collection and the graph with the prefix, and builds handles as collection/key', () => {
     expect(layoutFor('p_')).to.deep.equal({
       graph: 'p_graph',
-      vertices: { users: 'p_users', memories: 'p_memories', entities: 'p_entities', others: 'p_other_nodes' },
-      edges: { owns: 'p_owns', mentions: 'p_mentions', next: 'p_next' },
+      vertices: { users: 'p_users', memories: 'p_memories', entities: 'p_entities', documents: 'p_documents', others: 'p_other_nodes' },
+      edges: { owns: 'p_owns', mentions: 'p_mentions', contains: 'p_contains', next: 'p_next' },
     });
     expect(nodeHandle(layoutFor('p_'), scope, 'memory:m1')).to.equal(`p_memories/${nodeKey(scope, 'memory:m1')}`);
   });

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { EdgeKind, GraphEdge, Scope } from '@memory/ports';
 
 /** Where a node lives: one vertex collection per kind of graphIds, plus one for ids of any other shape. */
-export type VertexSlot = 'users' | 'memories' | 'entities' | 'others';
+export type VertexSlot = 'users' | 'memories' | 'entities' | 'documents' | 'others';
 
-export const VERTEX_SLOTS: readonly VertexSlot[] = ['users', 'memories', 'entities', 'others'];
-export const EDGE_KINDS: readonly EdgeKind[] = ['owns', 'mentions', 'next'];
+export const VERTEX_SLOTS: readonly VertexSlot[] = ['users', 'memories', 'entities', 'documents', 'others'];
+export const EDGE_KINDS: readonly EdgeKind[] = ['owns', 'mentions', 'contains', 'next'];
 
 /** The names of one store's collections and graph, all sharing the configured prefix. */
 export interface Layout {
@@ -18,8 +18,8 @@ export interface Layout {
 export function layoutFor(prefix: string): Layout {
   return {
     graph: `${prefix}graph`,
-    vertices: { users: `${prefix}users`, memories: `${prefix}memories`, entities: `${prefix}entities`, others: `${prefix}other_nodes` },
-    edges: { owns: `${prefix}owns`, mentions: `${prefix}mentions`, next: `${prefix}next` },
+    vertices: { users: `${prefix}users`, memories: `${prefix}memories`, entities: `${prefix}entities`, documents: `${prefix}documents`, others: `${prefix}other_nodes` },
+    edges: { owns: `${prefix}owns`, mentions: `${prefix}mentions`, contains: `${prefix}contains`, next: `${prefix}next` },
   };
 }
 
@@ -29,6 +29,7 @@ const ID_PREFIXES: ReadonlyArray<[string, VertexSlot]> = [
   ['user:', 'users'],
   ['memory:', 'memories'],
   ['entity:', 'entities'],
+  ['document:', 'documents'],
 ];
 
 export function vertexSlotOf(id: string): VertexSlot {

@@ -123,7 +123,7 @@ describe('graph-arangodb queries', () => {
       expectPlaceholdersMatch(query);
       expectNotInText(query, HOSTILE);
       expect(query.query).to.match(/e\.tenantId == @\w+ AND e\.endUserId == @\w+/);
-      expect(Object.values(query.bindVars)).to.deep.include(['t_owns', 't_mentions', 't_next']);
+      expect(Object.values(query.bindVars)).to.deep.include(['t_owns', 't_mentions', 't_contains', 't_next']);
     });
   });
 
@@ -135,7 +135,7 @@ describe('graph-arangodb queries', () => {
     it('removes the nodes and all their edges of every kind in one query, each collection modified once', () => {
       const query = deleteNodesQuery(layout, scope, ['memory:m1', 'memory:m2', 'entity:acme/alice/p'], sync)!;
       expectPlaceholdersMatch(query);
-      expect(modifications(query)).to.deep.equal({ t_owns: 1, t_mentions: 1, t_next: 1, t_memories: 1, t_entities: 1 });
+      expect(modifications(query)).to.deep.equal({ t_owns: 1, t_mentions: 1, t_contains: 1, t_next: 1, t_memories: 1, t_entities: 1 });
       expect(query.query).to.match(/e\._from IN @(\w+) OR e\._to IN @\1/);
       expect(query.query.trimEnd()).to.match(/RETURN LENGTH\(removed0\) \+ LENGTH\(removed1\)$/);
       const handles = Object.values(query.bindVars).find((value) => Array.isArray(value) && String(value[0]).includes('/'));

@@ -4,7 +4,7 @@ import { EDGE_KINDS } from './layout.js';
 
 /** Input checks, made before any request, with the codes every GraphStore adapter uses. */
 
-const NODE_KINDS: readonly NodeKind[] = ['user', 'memory', 'entity'];
+const NODE_KINDS: readonly NodeKind[] = ['user', 'memory', 'entity', 'document'];
 
 export function invalid(message: string): never {
   throw new MemoryServiceError('GRAPH.INVALID_ARGUMENT', message);

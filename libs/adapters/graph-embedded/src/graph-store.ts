@@ -2,8 +2,8 @@ import { MemoryServiceError } from '@memory/platform';
 import { graphIds, type EdgeKind, type GraphEdge, type GraphNode, type GraphStore, type Neighbour, type NodeKind, type Scope } from '@memory/ports';
 import { nodeKey, storageError, type GraphStorage } from './storage.js';
 
-const NODE_KINDS: readonly NodeKind[] = ['user', 'memory', 'entity'];
-const EDGE_KINDS: readonly EdgeKind[] = ['owns', 'mentions', 'next'];
+const NODE_KINDS: readonly NodeKind[] = ['user', 'memory', 'entity', 'document'];
+const EDGE_KINDS: readonly EdgeKind[] = ['owns', 'mentions', 'contains', 'next'];
 
 /** GraphStore on LMDB: scoped node table and adjacency in both directions as ordered key ranges. */
 export class EmbeddedGraphStore implements GraphStore {

@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import { RequestError } from '@memory/platform';
 
-/** Image and PDF ingestion are answered honestly until their pipeline exists. */
+/** PDF ingestion is answered honestly until its pipeline exists. */
 export function mediaRoutes(): Router {
   const router = Router();
-  router.post(['/v1/memory/image', '/v1/ingest/document/upload'], () => {
-    throw new RequestError(501, 'INGEST.KIND_UNAVAILABLE', 'image and PDF ingestion are not available in this version yet; text memories go to POST /v1/memory');
+  router.post('/v1/ingest/document/upload', () => {
+    throw new RequestError(501, 'INGEST.KIND_UNAVAILABLE', 'PDF ingestion is not available in this version yet; text memories go to POST /v1/memory, images to POST /v1/memory/image');
   });
   return router;
 }

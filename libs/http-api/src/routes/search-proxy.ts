@@ -14,7 +14,7 @@ export function searchProxyRoutes(searchUrl: string): Router {
   const router = Router();
   const base = searchUrl.replace(/\/+$/, '');
   for (const path of SEARCH_PATHS) {
-    router.post(path, raw({ type: () => true, limit: REQUEST_LIMITS.jsonBodyBytes }), async (req: Request, res: Response) => {
+    router.post(path, raw({ type: () => true, limit: REQUEST_LIMITS.imageJsonBodyBytes }), async (req: Request, res: Response) => {
       const headers: Record<string, string> = {};
       for (const name of FORWARDED_HEADERS) {
         const value = req.headers[name];

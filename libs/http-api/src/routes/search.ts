@@ -1,16 +1,24 @@
 import { Router, json } from 'express';
 import { RequestError } from '@memory/platform';
-import { searchMemories, type SearchDeps } from '@memory/search';
+import { searchByImage, searchMemories, type ImageSearchDeps, type SearchDeps } from '@memory/search';
 import { REQUEST_LIMITS } from '../limits.js';
-import { validateSearch } from '../validation.js';
+import { validateImageSearch, validateSearch } from '../validation.js';
 import { requireJson, scopeOf } from './guards.js';
 
-export function searchRoutes(deps: SearchDeps): Router {
+/** What the search routes read: text search always; search by image where the visual store and OCR are wired. */
+export type SearchRouteDeps = SearchDeps & { images?: Omit<ImageSearchDeps, 'vectors' | 'embedder'> };
+
+export function searchRoutes(deps: SearchRouteDeps): Router {
   const router = Router();
-  router.post('/v1/search', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
+  // The body limit fits a base64 query image; a text query is held to its own limits by validation.
+  router.post('/v1/search', requireJson, json({ limit: REQUEST_LIMITS.imageJsonBodyBytes }), async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     if (req.body && typeof req.body === 'object' && 'queryImage' in req.body) {
-      throw new RequestError(501, 'SEARCH.IMAGE_QUERY_UNAVAILABLE', 'search by image is not available in this version yet; send a text query');
+      if (!deps.images) throw new RequestError(501, 'SEARCH.IMAGE_QUERY_UNAVAILABLE', 'search by image is not wired in this process; send a text query');
+      const body = validateImageSearch(req.body);
+      const data = await searchByImage({ vectors: deps.vectors, embedder: deps.embedder, ...deps.images }, { scope, ...body });
+      res.json({ data });
+      return;
     }
     const body = validateSearch(req.body);
     const data = await searchMemories(deps, { scope, ...body });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MemoryEnriched } from '@memory/contracts';
-import { toGraph, toMemoryRecord } from './index.js';
+import { toGraph, toMemoryRecord, toVisualRecord } from './index.js';
 
 const enriched: MemoryEnriched = {
   memoryId: 'mem_job_1_alice_0', jobId: 'job_1_alice', tenantId: 'acme', endUserId: 'alice', kind: 'text', partIndex: 0, partCount: 1,
@@ -36,5 +36,22 @@ describe('dual-writer mapping', () => {
 
   it('gives the same graph for the same event (replays rewrite, never add)', () => {
     expect(toGraph(enriched)).to.deep.equal(toGraph(enriched));
+  });
+
+  it('keeps an image memory twice: by meaning in the vector store, by look in the visual store', () => {
+    expect(toVisualRecord(enriched)).to.equal(null);
+    const image = {
+      ...enriched,
+      kind: 'image' as const,
+      image: { width: 2, height: 1, format: 'png', dominantColours: [{ hex: '#ff0000', share: 1, name: 'red' }], perceptualHash: '0f0f0f0f0f0f0f0f', capturedAt: null, ocrText: 'SALE', previewKey: 'acme/alice/j/preview.webp', descriptorVersion: 'visual-v1', visualVector: [1, 0] },
+    };
+    const record = toMemoryRecord(image);
+    expect(record.image).to.deep.include({ ocrText: 'SALE', perceptualHash: '0f0f0f0f0f0f0f0f' });
+    expect(record.image).to.not.have.property('visualVector');
+    expect(Array.from(record.vector)).to.deep.equal([0.6000000238418579, 0.800000011920929]);
+    const visual = toVisualRecord(image)!;
+    expect(visual.id).to.equal(record.id);
+    expect(Array.from(visual.vector)).to.deep.equal([1, 0]);
+    expect(visual.embeddingModel).to.equal('visual-v1');
   });
 });

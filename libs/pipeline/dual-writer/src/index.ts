@@ -6,6 +6,8 @@ import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type MemoryR
 export interface DualWriterDeps {
   vectors: VectorStore;
   graph: GraphStore;
+  /** Visual descriptors of image memories, for search by image. */
+  visualVectors: VectorStore;
 }
 
 /** The stored form of an enriched memory. */
@@ -35,7 +37,21 @@ export function toMemoryRecord(e: MemoryEnriched): MemoryRecord {
     eventTimes: e.eventTimes.map((t) => ({ ...t })),
     embeddingModel: e.embeddingModel,
     vector: Float32Array.from(e.vector),
+    blob: e.blob,
+    image: e.image && withoutVisualVector(e.image),
+    document: e.document,
   };
+}
+
+function withoutVisualVector<T extends { visualVector: number[] }>(image: T): Omit<T, 'visualVector'> {
+  const { visualVector: _visualVector, ...facts } = image;
+  return facts;
+}
+
+/** An image memory as the visual store keeps it: the same record, found by its visual descriptor instead. */
+export function toVisualRecord(e: MemoryEnriched): MemoryRecord | null {
+  if (!e.image) return null;
+  return { ...toMemoryRecord(e), vector: Float32Array.from(e.image.visualVector), embeddingModel: e.image.descriptorVersion };
 }
 
 /** The memory's place in the graph: the user owns it, it mentions its entities. Ids are derived, so rewriting is a no-op. */
@@ -63,10 +79,12 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   group: 'dual-writer',
   inputs: ['enriched'],
   outputs: ['committed', 'jobStatus'],
-  async process(batch, { vectors, graph }) {
+  async process(batch, { vectors, graph, visualVectors }) {
     const graphs = batch.map(({ value }) => toGraph(value));
+    const visual = batch.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
     await Promise.all([
       vectors.upsert(batch.map(({ value }) => toMemoryRecord(value))),
+      visual.length > 0 ? visualVectors.upsert(visual) : undefined,
       graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)),
     ]);
     return batch.map(({ value }): Emit[] => [

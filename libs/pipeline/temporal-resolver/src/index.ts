@@ -15,9 +15,12 @@ export const temporalResolverStage: StageSpec<'ingestRequested', Record<string, 
   async process(batch) {
     return batch.map(({ value: request }) => {
       const referenceTime = request.sourceTimestamp ?? request.acceptedAt;
-      const resolved = request.content === null
+      // An image's words at ingestion are its user context ("Lily's party last Saturday"); what the image itself
+      // says (OCR) is read later, by the enricher.
+      const text = request.content ?? (request.kind === 'image' ? request.userContext : null);
+      const resolved = text === null
         ? { resolvedText: null, mentions: [] }
-        : resolveTimeReferences(request.content, { referenceTime, timeZone: request.timeZone });
+        : resolveTimeReferences(text, { referenceTime, timeZone: request.timeZone });
       return [
         {
           event: 'resolved' as const,
@@ -30,7 +33,7 @@ export const temporalResolverStage: StageSpec<'ingestRequested', Record<string, 
             referenceTime,
             timeZone: request.timeZone,
             userContext: request.userContext,
-            originalContent: request.content,
+            originalContent: text,
             resolvedContent: resolved.resolvedText,
             eventTimes: resolved.mentions,
             blob: request.blob,

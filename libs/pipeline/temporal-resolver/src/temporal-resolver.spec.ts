@@ -33,4 +33,12 @@ describe('temporal-resolver stage', () => {
     const b = await temporalResolverStage.process([request({ content: 'Lunch next Friday at noon' })], {});
     expect(JSON.stringify(a)).to.equal(JSON.stringify(b));
   });
+
+  it("resolves an image's user context, its words at ingestion", async () => {
+    const image = request({ kind: 'image', content: null, userContext: "Lily's party last Saturday", blob: { key: 'acme/alice/img_job_1_alice/original', contentType: 'image/png', size: 10, fileName: null } });
+    const [[resolved]] = (await temporalResolverStage.process([image], {})) as unknown as [[{ value: MemoryResolved }]];
+    expect(resolved.value.originalContent).to.equal("Lily's party last Saturday");
+    expect(resolved.value.resolvedContent).to.include('2023-05-06');
+    expect(resolved.value.blob?.key).to.equal('acme/alice/img_job_1_alice/original');
+  });
 });

@@ -1,0 +1,40 @@
+import { Router, json } from 'express';
+import { RequestError } from '@memory/platform';
+import type { BlobStore } from '@memory/ports';
+import { imageBlobKeys } from '@memory/contracts';
+import type { Ingestion } from '../ingestion.js';
+import { REQUEST_LIMITS } from '../limits.js';
+import { validateImageIngest, validateTimeZone } from '../validation.js';
+import { requireJson, scopeOf } from './guards.js';
+
+const PREVIEW_PATH = '/v1/memory/image/:jobId/preview';
+
+/**
+ * Image memories. x-end-user-id is required here as on every route that reads or writes an end user's memories.
+ * previewUrl is served by this API with the same authentication (Bearer key and x-end-user-id), not a signed URL:
+ * one rule for every byte of a user's data.
+ */
+export function imageRoutes(ingestion: Ingestion, blobs: BlobStore): Router {
+  const router = Router();
+  router.post('/v1/memory/image', requireJson, json({ limit: REQUEST_LIMITS.imageJsonBodyBytes }), async (req, res) => {
+    const scope = scopeOf(req, res.locals['tenantId'] as string);
+    const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
+    const request = validateImageIngest(req.body);
+    const { status, jobId } = await ingestion.acceptImage(scope.tenantId, scope.endUserId, timeZone, request);
+    const previewUrl = `${req.protocol}://${req.get('host')}${PREVIEW_PATH.replace(':jobId', encodeURIComponent(jobId))}`;
+    res.status(202).json({ status, jobId, previewUrl });
+  });
+
+  router.get(PREVIEW_PATH, async (req, res) => {
+    const scope = scopeOf(req, res.locals['tenantId'] as string);
+    const jobId = String(req.params['jobId']);
+    const key = imageBlobKeys(scope.tenantId, scope.endUserId, jobId).preview;
+    const info = await blobs.head(key);
+    if (!info) throw new RequestError(404, 'IMAGE.PREVIEW_NOT_FOUND', `no preview for job ${jobId} of this end user`);
+    res.status(200).type(info.contentType).setHeader('content-length', String(info.size));
+    res.setHeader('cache-control', 'private, max-age=3600');
+    const stream = await blobs.get(key);
+    stream.pipe(res);
+  });
+  return router;
+}
