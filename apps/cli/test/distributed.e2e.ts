@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { memoryIdOf } from '@memory/contracts';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeImageScenarios, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeImageScenarios, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -21,7 +21,7 @@ function launcher() {
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 180_000,
-    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0' },
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES) },
   });
   return {
     get url() {
@@ -40,6 +40,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   // The same scenarios as the embedded service, through `npm run start:distributed`.
   describeMemoryApiScenarios('the API scenarios, through start-distributed', launcher());
   describeImageScenarios('image memories, through start-distributed (blobs in MinIO)', launcher());
+  describeDocumentScenarios('PDF memories, through start-distributed (blobs in MinIO)', launcher());
 
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);

@@ -17,6 +17,8 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     dataDir: resolve(c.string('MEMORY_DATA_DIR', './data')),
     apiKeys: c.string('MEMORY_API_KEYS'),
     partitions: c.integer('MEMORY_PARTITIONS', 8, { min: 1, max: 256 }),
+    /** Largest PDF upload, bytes. */
+    documentMaxBytes: c.integer('MEMORY_MAX_DOCUMENT_BYTES', 50 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
     /**
      * auto: bge-small (onnx) when its files are installed, else Universal Sentence Encoder lite (use-lite, inside
      * an npm package); a data dir keeps the local model it was created with.

@@ -66,6 +66,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     };
     if (roles.http.api && roles.http.ingestion) {
       deps.blobs = await infra.blobs();
+      deps.documentMaxBytes = config.documentMaxBytes;
       deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger });
     }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();

@@ -7,8 +7,9 @@ import { errorHandler, notFound } from './error-handler.js';
 import { requireApiKey } from './routes/guards.js';
 import { memoryRoutes } from './routes/memory.js';
 import { searchRoutes, type SearchRouteDeps } from './routes/search.js';
-import { mediaRoutes } from './routes/ingest-media.js';
 import { imageRoutes } from './routes/image.js';
+import { documentRoutes } from './routes/document.js';
+import { REQUEST_LIMITS } from './limits.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
@@ -22,6 +23,8 @@ export interface HttpApiDeps {
   ingestion?: Ingestion;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
+  /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
+  documentMaxBytes?: number;
   search?: SearchRouteDeps | { proxyTo: string };
   jobs?: JobStore;
   logger: Logger;
@@ -36,8 +39,10 @@ export function createHttpApi(deps: HttpApiDeps): Express {
   app.use('/v1', requireApiKey(deps.apiKeys));
   if (deps.ingestion) {
     app.use(memoryRoutes(deps.ingestion));
-    if (deps.blobs) app.use(imageRoutes(deps.ingestion, deps.blobs));
-    app.use(mediaRoutes());
+    if (deps.blobs) {
+      app.use(imageRoutes(deps.ingestion, deps.blobs));
+      app.use(documentRoutes(deps.ingestion, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
+    }
   }
   if (deps.search) app.use('proxyTo' in deps.search ? searchProxyRoutes(deps.search.proxyTo) : searchRoutes(deps.search));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));

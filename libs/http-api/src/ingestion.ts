@@ -1,9 +1,10 @@
-import { AvroCodec, createJobIdClock, imageBlobKeys, userKey, type IngestRequested } from '@memory/contracts';
+import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, userKey, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobStore, EventLog, JobStore } from '@memory/ports';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 import { EVENTS } from '@memory/contracts';
-import type { Logger } from '@memory/platform';
+import { MemoryServiceError, RequestError, type Logger } from '@memory/platform';
+import { sanitiseFileName, type IncomingPdf } from './upload.js';
 import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
 
 export interface IngestionDeps {
@@ -60,6 +61,27 @@ export function createIngestion(deps: IngestionDeps) {
       });
       return { ...ack, previewKey: keys.preview };
     },
+    /**
+     * Streams the PDF into the blob store (nothing held in memory), then publishes the event. A file over the limit
+     * or not a PDF leaves nothing stored: the blob store keeps no partial object.
+     */
+    async acceptDocument(tenantId: string, endUserId: string, timeZone: string | null, upload: IncomingPdf, maxBytes: number) {
+      const { jobId, acceptedAt } = nextJobId('document', endUserId);
+      const fileName = sanitiseFileName(upload.fileName);
+      const key = blobKeyOf(tenantId, endUserId, jobId, fileName);
+      let stored;
+      try {
+        stored = await blobStore().put(key, upload.stream, 'application/pdf', { maxBytes });
+      } catch (error) {
+        throw uploadError(error, maxBytes);
+      }
+      const ack = await accept({
+        jobId, tenantId, endUserId, kind: 'document', acceptedAt,
+        content: null, sourceTimestamp: null, timeZone, userContext: null,
+        blob: { key: stored.key, contentType: stored.contentType, size: stored.size, fileName: upload.fileName },
+      });
+      return { ...ack, storagePath: stored.key };
+    },
     acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest) {
       const { jobId, acceptedAt } = nextJobId('text', endUserId);
       return accept({
@@ -71,3 +93,14 @@ export function createIngestion(deps: IngestionDeps) {
 }
 
 export type Ingestion = ReturnType<typeof createIngestion>;
+
+/** What the client should hear when storing an upload failed: its own fault (413, 415) or ours (as it was). */
+function uploadError(error: unknown, maxBytes: number): unknown {
+  const cause = (error as { cause?: unknown }).cause;
+  if (error instanceof RequestError) return error;
+  if (cause instanceof RequestError) return cause;
+  if (error instanceof MemoryServiceError && error.code === 'BLOB.TOO_LARGE') {
+    return new RequestError(413, 'DOCUMENT.TOO_LARGE', `the PDF is larger than ${maxBytes} bytes; nothing was stored`);
+  }
+  return error;
+}

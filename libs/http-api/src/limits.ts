@@ -12,5 +12,7 @@ export const REQUEST_LIMITS = {
   /** JSON body of image ingestion and image search: the image's base64 (4/3 of its bytes) plus the other fields. */
   imageJsonBodyBytes: Math.ceil((IMAGE_LIMITS.maxBytes * 4) / 3) + 64 * 1024,
   image: IMAGE_LIMITS,
+  /** A PDF upload, in bytes (configurable: MEMORY_MAX_DOCUMENT_BYTES). */
+  documentMaxBytes: 50 * 1024 * 1024,
   ...SEARCH_LIMITS,
 } as const;

@@ -16,3 +16,5 @@ export { describeMemoryApiScenarios, type ServiceUnderTest } from './memory-api-
 export { localEngines } from './local-engines.js';
 export { describeImageScenarios } from './image-scenarios.js';
 export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
+export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES } from './document-scenarios.js';
+export { MANUAL_PAGES, writePdf } from './test-documents.js';

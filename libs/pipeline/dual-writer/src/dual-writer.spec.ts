@@ -54,4 +54,21 @@ describe('dual-writer mapping', () => {
     expect(Array.from(visual.vector)).to.deep.equal([1, 0]);
     expect(visual.embeddingModel).to.equal('visual-v1');
   });
+
+  it('hangs a PDF page off its document node and links it to the next page', () => {
+    const page = {
+      ...enriched,
+      memoryId: 'mem_doc_job_1_alice_1', jobId: 'doc_job_1_alice', kind: 'document' as const, partIndex: 1, partCount: 3, entities: [],
+      document: { documentId: 'doc_job_1_alice', fileName: 'manual.pdf', pageNumber: 2, pageCount: 3, chunkIndex: 0, chunkCount: 1, textSource: 'text_layer' as const },
+    };
+    const { nodes, edges } = toGraph(page);
+    expect(nodes.find((n) => n.kind === 'document')).to.include({ id: 'document:doc_job_1_alice', label: 'manual.pdf' });
+    expect(edges.map((e) => `${e.from} ${e.kind} ${e.to}`)).to.include.members([
+      'user:acme/alice owns document:doc_job_1_alice',
+      'document:doc_job_1_alice contains memory:mem_doc_job_1_alice_1',
+      'memory:mem_doc_job_1_alice_1 next memory:mem_doc_job_1_alice_2',
+    ]);
+    const last = toGraph({ ...page, memoryId: 'mem_doc_job_1_alice_2', partIndex: 2 });
+    expect(last.edges.filter((e) => e.kind === 'next')).to.have.length(0);
+  });
 });

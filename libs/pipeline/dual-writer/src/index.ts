@@ -1,6 +1,6 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
-import type { MemoryEnriched } from '@memory/contracts';
+import { memoryIdOf, type MemoryEnriched } from '@memory/contracts';
 import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type MemoryRecord, type VectorStore } from '@memory/ports';
 
 export interface DualWriterDeps {
@@ -69,6 +69,13 @@ export function toGraph(e: MemoryEnriched): { nodes: GraphNode[]; edges: GraphEd
     const entityNode = graphIds.entity(scope, entity.key);
     nodes.push({ id: entityNode, kind: 'entity', label: entity.name, entityType: entity.type, ...owner });
     edges.push({ from: memoryNode, to: entityNode, kind: 'mentions', ...owner });
+  }
+  if (e.document) {
+    // A document's pages hang off its document node and follow each other, so a walk can read on.
+    const documentNode = graphIds.document(e.document.documentId);
+    nodes.push({ id: documentNode, kind: 'document', label: e.document.fileName ?? e.document.documentId, ...owner });
+    edges.push({ from: userNode, to: documentNode, kind: 'owns', ...owner }, { from: documentNode, to: memoryNode, kind: 'contains', ...owner });
+    if (e.partIndex + 1 < e.partCount) edges.push({ from: memoryNode, to: graphIds.memory(memoryIdOf(e.jobId, e.partIndex + 1)), kind: 'next', ...owner });
   }
   return { nodes, edges };
 }
