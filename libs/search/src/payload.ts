@@ -34,7 +34,7 @@ export function toPayload(m: MemoryRecord): Record<string, unknown> {
         }
       : {}),
     ...(m.document
-      ? { document: { document_id: m.document.documentId, file_name: m.document.fileName, page_number: m.document.pageNumber, page_count: m.document.pageCount } }
+      ? { document: { document_id: m.document.documentId, file_name: m.document.fileName, page_number: m.document.pageNumber, page_count: m.document.pageCount, text_source: m.document.textSource } }
       : {}),
   };
 }

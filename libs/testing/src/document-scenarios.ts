@@ -3,7 +3,7 @@ import { caller, waitForJob, type HasUrl } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { drawReceipt } from './test-images.js';
-import { MANUAL_PAGES, writePdf } from './test-documents.js';
+import { MANUAL_PAGES, writePdf, writeScannedPdf } from './test-documents.js';
 
 /** The largest upload the service under test must accept; the scenarios send one just over it. */
 export const TEST_DOCUMENT_MAX_BYTES = 200_000;
@@ -48,6 +48,18 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
       expect(top.payload.memory_type).to.equal('document_page');
       expect(top.payload.document).to.deep.include({ page_number: 3, page_count: 5, document_id: ack.body.jobId, file_name: 'Boiler Manual (2024).pdf' });
       expect(top.payload.content).to.include('warranty covers the heat exchanger');
+    });
+
+    it('reads a scanned page (no text layer) by OCR', async () => {
+      const ack = await upload(service, 'hana', await writeScannedPdf(await drawReceipt()), 'scan.pdf');
+      expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
+      const job = await waitForJob(hana(), ack.body.jobId, 120_000);
+      expect(job.status, JSON.stringify(job)).to.equal('Completed');
+      const found = await hana().post('/v1/search', { query: 'garden centre receipt', options: { limit: 5 } });
+      const page = found.body.data.find((m: any) => m.id === job.memoryIds[0]);
+      expect(page, JSON.stringify(found.body)).to.exist;
+      expect(page.payload.document).to.include({ page_number: 1, text_source: 'ocr' });
+      expect(page.payload.content).to.match(/4417/);
     });
 
     it('refuses what is not a PDF, or too large, before anything is stored', async () => {

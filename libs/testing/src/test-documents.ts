@@ -18,3 +18,12 @@ export const MANUAL_PAGES = [
   'Page 4. Descale the condensate trap every autumn; a blocked trap shows fault code F28.',
   'Page 5. Contact the Northfield service centre for spare parts and repairs.',
 ];
+
+/** A scanned document: one page that is only a picture (no text layer), with words OCR can read. */
+export async function writeScannedPdf(png: Buffer): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const image = await pdf.embedPng(png);
+  const page = pdf.addPage([image.width, image.height]);
+  page.drawImage(image, { x: 0, y: 0, width: image.width, height: image.height });
+  return Buffer.from(await pdf.save());
+}
