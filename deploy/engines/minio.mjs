@@ -2,9 +2,10 @@
 // Docker, no prebuilt download). The module, Go's build cache and the binary all live under .engines/cache/minio:
 // a second install finds the binary and returns at once, and nothing lands in ~/go. The first build takes about
 // ten minutes on 2 busy cores and fills ~2 GB of cache.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runLongBuild } from './support/long-build.mjs';
 import { httpOk } from './support/waiting.mjs';
 
 // MinIO's RELEASE.* tags are not semver, so the Go module proxy resolves none of them; this pseudo-version is the
@@ -21,7 +22,6 @@ const READY_URL = `http://${HOST}:${PORT}/minio/health/ready`;
 
 // A full build prints one line per compiled package; a progress line this often keeps a minutes-long build
 // visibly alive without flooding the terminal.
-const PROGRESS_EVERY_MS = 30_000;
 
 function paths(cache) {
   const bin = join(cache, 'bin');
@@ -40,7 +40,7 @@ function installed(cache) {
   return existsSync(binary) && existsSync(marker) && readFileSync(marker, 'utf8').trim() === VERSION;
 }
 
-function goInstall(cache, log) {
+async function goInstall(cache, log) {
   const p = paths(cache);
   mkdirSync(p.bin, { recursive: true });
   const env = {
@@ -58,44 +58,27 @@ function goInstall(cache, log) {
   };
   const args = ['install', '-v', '-trimpath', '-ldflags=-s -w', `${MODULE}@${VERSION}`];
   log(`building ${MODULE}@${VERSION} with ${goVersion()} (first run only; several minutes on 2 cores; log ${p.buildLog})`);
-  writeFileSync(p.buildLog, `$ go ${args.join(' ')}\n`);
-
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let packages = 0;
-    let tail = [];
-    const child = spawn('go', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const timer = setInterval(() => {
-      log(`  still building: ${packages} packages so far, ${Math.round((Date.now() - started) / 1000)} s`);
-    }, PROGRESS_EVERY_MS);
-    const collect = (chunk) => {
-      const text = chunk.toString();
-      writeFileSync(p.buildLog, text, { flag: 'a' });
-      for (const line of text.split('\n')) {
-        if (!line) continue;
-        // `go install -v` prints each package path it compiles; download notices start with "go: ".
+  let packages = 0;
+  try {
+    const { seconds } = await runLongBuild({
+      command: 'go',
+      args,
+      env,
+      buildLog: p.buildLog,
+      // `go install -v` prints each package path it compiles; download notices start with "go: ".
+      onLine: (line) => {
         if (!line.startsWith('go: ') && !line.includes(' ')) packages += 1;
-        tail.push(line);
-      }
-      tail = tail.slice(-20);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('error', (error) => {
-      clearInterval(timer);
-      reject(new Error(`could not run go: ${error.message}`));
+      },
+      progress: () => `${packages} packages so far`,
+      log,
+      tailLines: 20,
     });
-    child.once('close', (code) => {
-      clearInterval(timer);
-      if (code !== 0 || !existsSync(p.binary)) {
-        reject(new Error(`go install ${MODULE}@${VERSION} failed (exit ${code}):\n${tail.join('\n')}`));
-        return;
-      }
-      writeFileSync(p.marker, `${VERSION}\n`);
-      log(`built ${p.binary} (${packages} packages, ${Math.round((Date.now() - started) / 1000)} s)`);
-      resolve();
-    });
-  });
+    if (!existsSync(p.binary)) throw Object.assign(new Error(`go reported success but left no ${p.binary}`), { tail: [] });
+    writeFileSync(p.marker, `${VERSION}\n`);
+    log(`built ${p.binary} (${packages} packages, ${seconds} s)`);
+  } catch (error) {
+    throw new Error(`go install ${MODULE}@${VERSION} failed (${error.message}):\n${(error.tail ?? []).join('\n')}`);
+  }
 }
 
 function goVersion() {

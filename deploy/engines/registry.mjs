@@ -3,11 +3,12 @@
 // ./registry (see its pom.xml for why this version and what fills the gaps in what Central serves). Schemas live
 // in an H2 database file under .engines/data/registry: schema ids travel inside stored events, so they must
 // survive a restart.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLongBuild } from './support/long-build.mjs';
 import { httpOk } from './support/waiting.mjs';
 
 const HOST = '127.0.0.1';
@@ -16,7 +17,6 @@ const API = `http://${HOST}:${PORT}/apis/ccompat/v7`;
 const PROJECT = join(dirname(fileURLToPath(import.meta.url)), 'registry');
 // The Quarkus build step of Apicurio 2.4.2 targets Java 11; the JDK of the machines (17) runs both.
 const MIN_JAVA = 11;
-const PROGRESS_EVERY_MS = 30_000;
 
 function paths(cache) {
   const build = join(cache, 'build');
@@ -57,7 +57,7 @@ function javaMajor() {
   return major;
 }
 
-function mavenBuild(cache, log) {
+async function mavenBuild(cache, log) {
   const p = paths(cache);
   if (spawnSync('mvn', ['-v'], { encoding: 'utf8' }).status !== 0) throw new Error('building the schema registry needs Maven (mvn) on the PATH');
   // A fresh copy: nothing of an older project version (or its target/) can leak into the build.
@@ -69,26 +69,16 @@ function mavenBuild(cache, log) {
   // repositories: neither is reachable here, and asking them only slows every lookup down.
   const args = ['-B', '-Dstyle.color=never', '-DskipDefault', 'package'];
   log(`building Apicurio Registry with Maven (first run only; a few minutes, most of it downloads; log ${p.buildLog})`);
-  writeFileSync(p.buildLog, `$ mvn ${args.join(' ')}   (in ${p.build})\n`);
-
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    let downloads = 0;
-    let step = 'resolving dependencies';
-    let tail = [];
-    const child = spawn('mvn', args, {
+  let downloads = 0;
+  let step = 'resolving dependencies';
+  try {
+    const { seconds } = await runLongBuild({
+      command: 'mvn',
+      args,
       cwd: p.build,
       env: { ...process.env, MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-Xmx2g' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const timer = setInterval(() => {
-      log(`  still building (${step}): ${downloads} files downloaded, ${Math.round((Date.now() - started) / 1000)} s`);
-    }, PROGRESS_EVERY_MS);
-    const collect = (chunk) => {
-      const text = chunk.toString();
-      writeFileSync(p.buildLog, text, { flag: 'a' });
-      for (const line of text.split('\n')) {
-        if (!line) continue;
+      buildLog: p.buildLog,
+      onLine: (line) => {
         if (line.startsWith('[INFO] Downloaded from')) downloads += 1;
         const module = /^\[INFO\] Building (.+?)\s+\[(\d+\/\d+)\]$/.exec(line);
         if (module) {
@@ -99,28 +89,18 @@ function mavenBuild(cache, log) {
           step = 'Quarkus build step';
           log('  Quarkus build step (augmentation)');
         }
-        tail.push(line);
-      }
-      tail = tail.slice(-30);
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    child.once('error', (error) => {
-      clearInterval(timer);
-      reject(new Error(`could not run mvn: ${error.message}`));
+      },
+      progress: () => `${step}: ${downloads} files downloaded`,
+      log,
     });
-    child.once('close', (code) => {
-      clearInterval(timer);
-      if (code !== 0 || !existsSync(p.runner)) {
-        const errors = tail.filter((line) => line.startsWith('[ERROR]'));
-        reject(new Error(`mvn package of the schema registry failed (exit ${code}); from ${p.buildLog}:\n${(errors.length ? errors : tail).join('\n')}`));
-        return;
-      }
-      writeFileSync(p.marker, `${projectFingerprint()}\n`);
-      log(`built ${p.runner} (${downloads} files downloaded, ${Math.round((Date.now() - started) / 1000)} s)`);
-      resolve();
-    });
-  });
+    if (!existsSync(p.runner)) throw Object.assign(new Error(`Maven reported success but left no ${p.runner}`), { tail: [] });
+    writeFileSync(p.marker, `${projectFingerprint()}\n`);
+    log(`built ${p.runner} (${downloads} files downloaded, ${seconds} s)`);
+  } catch (error) {
+    const tail = error.tail ?? [];
+    const errors = tail.filter((line) => line.startsWith('[ERROR]'));
+    throw new Error(`mvn package of the schema registry failed (${error.message}); from ${p.buildLog}:\n${(errors.length ? errors : tail).join('\n')}`);
+  }
 }
 
 export default {

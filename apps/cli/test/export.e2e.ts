@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { EVENTS } from '@memory/contracts';
@@ -7,20 +6,10 @@ import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
 import { caller, describeWithEngine, localEngines, ServiceProcess, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
+import { runCli } from './run-cli.js';
 
-const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const MEMORYD = fileURLToPath(new URL('../../memoryd/src/main.ts', import.meta.url));
 const engines = localEngines();
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 describeWithEngine('moving an embedded deployment to the distributed mode', [engines.kafka, engines.registry, engines.elasticsearch, engines.minio], function () {
   this.timeout(400_000);

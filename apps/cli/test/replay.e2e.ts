@@ -1,23 +1,12 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryIdOf } from '@memory/contracts';
 import { openEmbeddedVectorStores } from '@memory/vectors-embedded';
 import { caller, ServiceProcess, TEST_KEYS, waitForDrain } from '@memory/testing';
+import { runCli } from './run-cli.js';
 
-const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const MEMORYD = fileURLToPath(new URL('../../memoryd/src/main.ts', import.meta.url));
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('exit', (code) => resolve({ code, output }));
-  });
-}
 
 describe('replay tooling on the embedded log', function () {
   this.timeout(180_000);

@@ -6,6 +6,6 @@ export { TEST_KEYS as KEYS, caller, waitForDrain, waitForJob, type Caller } from
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /** memoryd as `npm start` runs it, on a fresh data dir and a free port. */
-export function memorydProcess(): ServiceProcess {
-  return new ServiceProcess({ entry: MAIN });
+export function memorydProcess(env: Record<string, string> = {}): ServiceProcess {
+  return new ServiceProcess({ entry: MAIN, env });
 }

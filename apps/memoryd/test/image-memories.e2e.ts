@@ -1,14 +1,4 @@
-import { describeImageScenarios } from '@memory/testing';
+import { describeImageScenarios, underTest } from '@memory/testing';
 import { memorydProcess } from './harness.js';
 
-const service = memorydProcess();
-describeImageScenarios('image memories (embedded default)', {
-  get url() {
-    return service.url;
-  },
-  start: () => service.start(),
-  stop: async () => {
-    await service.stop();
-    service.cleanup();
-  },
-});
+describeImageScenarios('image memories (embedded default)', underTest(memorydProcess()));

@@ -1,14 +1,4 @@
-import { describeMemoryApiScenarios } from '@memory/testing';
+import { describeMemoryApiScenarios, underTest } from '@memory/testing';
 import { memorydProcess } from './harness.js';
 
-const service = memorydProcess();
-describeMemoryApiScenarios('memoryd over HTTP (embedded default)', {
-  get url() {
-    return service.url;
-  },
-  start: () => service.start(),
-  stop: async () => {
-    await service.stop();
-    service.cleanup();
-  },
-});
+describeMemoryApiScenarios('memoryd over HTTP (embedded default)', underTest(memorydProcess()));

@@ -10,7 +10,7 @@ export { describeGraphStoreContract } from './graph-store-contract.js';
 export { describeJobStoreContract } from './job-store-contract.js';
 export { describeWithEngine, requiredEngines, type RealEngine } from './real-engines.js';
 export { describeBlobStoreContract } from './blob-store-contract.js';
-export { ServiceProcess, TEST_KEYS, type ServiceProcessOptions } from './service-process.js';
+export { ServiceProcess, TEST_KEYS, underTest, type ServiceProcessOptions } from './service-process.js';
 export { caller, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';
 export { describeMemoryApiScenarios, type ServiceUnderTest } from './memory-api-scenarios.js';
 export { localEngines } from './local-engines.js';

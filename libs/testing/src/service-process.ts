@@ -90,3 +90,17 @@ export class ServiceProcess {
     this.child = null;
   }
 }
+
+/** A service process as the shared scenarios drive it: started by them, stopped and its data removed after. */
+export function underTest(service: ServiceProcess): { readonly url: string; start(): Promise<void>; stop(): Promise<void> } {
+  return {
+    get url() {
+      return service.url;
+    },
+    start: () => service.start(),
+    stop: async () => {
+      await service.stop();
+      service.cleanup();
+    },
+  };
+}
