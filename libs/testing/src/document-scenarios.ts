@@ -64,6 +64,7 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
 
     it('refuses what is not a PDF, or too large, before anything is stored', async () => {
       const png = await drawReceipt();
+      const storedBefore = await service.storedBlobs?.();
       const expectError = (res: { status: number; body: any }, status: number, code: string) => {
         expect(res.status, JSON.stringify(res.body)).to.equal(status);
         expect(res.body.error.code).to.equal(code);
@@ -79,6 +80,7 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
       });
       expectError({ status: noFile.status, body: await noFile.json() }, 400, 'DOCUMENT.MISSING_FILE');
       expectError(await hana().post('/v1/ingest/document/upload', { file: 'x' }), 415, 'REQUEST.UNSUPPORTED_MEDIA_TYPE');
+      if (storedBefore !== undefined) expect(await service.storedBlobs!()).to.equal(storedBefore);
     });
 
     it('fails the job of a truncated PDF with a reason, and leaves nothing of it searchable', async () => {

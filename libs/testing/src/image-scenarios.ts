@@ -69,6 +69,7 @@ export function describeImageScenarios(title: string, service: ServiceUnderTest)
         expect(res.status, JSON.stringify(res.body)).to.equal(status);
         expect(res.body.error.code).to.equal(code);
       };
+      const storedBefore = await service.storedBlobs?.();
       expectError(await frank().post('/v1/memory/image', { imageData: 'not base64 at all!' }), 400, 'IMAGE.INVALID_BASE64');
       expectError(await frank().post('/v1/memory/image', {}), 400, 'IMAGE.MISSING_DATA');
       expectError(await frank().post('/v1/memory/image', { imageData: Buffer.from('%PDF-1.7\n1 0 obj\n').toString('base64') }), 415, 'IMAGE.UNSUPPORTED_FORMAT');
@@ -77,6 +78,7 @@ export function describeImageScenarios(title: string, service: ServiceUnderTest)
       expectError(await frank().post('/v1/memory/image', { imageData: receipt.subarray(0, 200).toString('base64') }), 400, 'IMAGE.UNREADABLE');
       expectError(await caller(service, KEYS.acme, null).post('/v1/memory/image', { imageData: receipt.toString('base64') }), 400, 'REQUEST.MISSING_END_USER');
       expectError(await frank().post('/v1/search', { queryImage: '%%%' }), 400, 'IMAGE.INVALID_BASE64');
+      if (storedBefore !== undefined) expect(await service.storedBlobs!()).to.equal(storedBefore);
     });
   });
 }

@@ -6,6 +6,8 @@ import { TEST_KEYS as KEYS } from './service-process.js';
 export interface ServiceUnderTest extends HasUrl {
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** How many blobs (and partial uploads) the service holds, where the test can see its store; checks that refusals store nothing. */
+  storedBlobs?(): Promise<number>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -92,15 +92,22 @@ export class ServiceProcess {
 }
 
 /** A service process as the shared scenarios drive it: started by them, stopped and its data removed after. */
-export function underTest(service: ServiceProcess): { readonly url: string; start(): Promise<void>; stop(): Promise<void> } {
+export function underTest(service: ServiceProcess): { readonly url: string; start(): Promise<void>; stop(): Promise<void>; storedBlobs(): Promise<number> } {
   return {
     get url() {
       return service.url;
     },
+    // The embedded blob store keeps files (and partial uploads) under <data dir>/blobs.
+    storedBlobs: async () => countFiles(join(service.dataDir, 'blobs')),
     start: () => service.start(),
     stop: async () => {
       await service.stop();
       service.cleanup();
     },
   };
+}
+
+function countFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { withFileTypes: true }).reduce((n, entry) => n + (entry.isDirectory() ? countFiles(join(dir, entry.name)) : 1), 0);
 }
