@@ -102,6 +102,11 @@ export async function startService(roles: Roles, options: { env: Record<string, 
 function listen(app: ReturnType<typeof createHttpApi>, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
     const server = app.listen(port, host, () => resolve(server));
+    // Node's 5 s keep-alive timeout races clients that reuse an idle connection (and fires late, all at once, when
+    // the event loop was busy reading an image or a PDF): keep idle connections longer than the usual client or
+    // load-balancer idle timeouts, so the client closes first.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
     server.once('error', reject);
   });
 }

@@ -16,10 +16,17 @@ export function caller(service: HasUrl, apiKey: string | null, endUserId: string
     ...extra,
   });
   const send = async (method: string, path: string, body: unknown, extra?: Record<string, string>) => {
-    const res = await fetch(service.url + path, {
-      method,
-      headers: body === undefined ? headers(extra) : headers({ 'content-type': 'application/json', ...extra }),
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    const request = () =>
+      fetch(service.url + path, {
+        method,
+        headers: body === undefined ? headers(extra) : headers({ 'content-type': 'application/json', ...extra }),
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    // A GET is safe to send again when a reused keep-alive connection was closed under it, as HTTP clients do.
+    const res = await request().catch(async (error: unknown) => {
+      if (method !== 'GET') throw error;
+      await new Promise((r) => setTimeout(r, 100));
+      return request();
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };

@@ -26,6 +26,7 @@ export class ServiceProcess {
   readonly dataDir: string;
   private child: ChildProcess | null = null;
   private output = '';
+  private stopping = false;
 
   constructor(private readonly options: ServiceProcessOptions) {
     this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memory-e2e-'));
@@ -52,6 +53,12 @@ export class ServiceProcess {
     this.child = child;
     child.stdout!.on('data', (d: Buffer) => { this.output += d.toString(); });
     child.stderr!.on('data', (d: Buffer) => { this.output += d.toString(); });
+    // A service that dies under a test shows up as refused connections; say why it died, with its last words.
+    child.once('exit', (code, signal) => {
+      if (this.child === child && !this.stopping) {
+        process.stderr.write(`\n${this.options.entry} exited unexpectedly (${signal ?? `code ${code}`}); its last output:\n${this.output.split('\n').slice(-40).join('\n')}\n`);
+      }
+    });
     this.url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${this.options.entry} did not start in ${timeoutMs / 1000} s:\n${this.output}`)), timeoutMs);
       const onData = () => {
@@ -85,8 +92,10 @@ export class ServiceProcess {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    this.stopping = true;
     child.kill(signal);
     await exited;
+    this.stopping = false;
     this.child = null;
   }
 }
