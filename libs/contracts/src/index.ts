@@ -3,3 +3,4 @@ export * from './codec.js';
 export * from './ids.js';
 export * from './generated/events.js';
 export * from './partitioning.js';
+export { parseSchema, type ParsedSchema } from './schema-text.js';

@@ -1,6 +1,6 @@
+import { parseSchema } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
 import type { SchemaRegistry } from '@memory/ports';
-import { canonicalSchema } from './canonical.js';
 import { RegistryHttp } from './http.js';
 import type { CompatibilityLevel, ConfluentSchemaRegistrySettings } from './options.js';
 
@@ -31,7 +31,9 @@ export class ConfluentSchemaRegistry implements SchemaRegistry {
   async register(subject: string, schema: string): Promise<number> {
     this.assertOpen();
     checkSubject(subject);
-    const canonical = canonicalSchema(schema);
+    // One form for every layout of a schema (keys sorted, field order kept): "same schema, same id" holds even on a
+    // registry that compares raw text, and nothing our readers cannot parse is ever stored.
+    const { canonical } = parseSchema(schema);
     const key = `${subject}\u0000${canonical}`;
     let id = this.registered.get(key);
     if (!id) {

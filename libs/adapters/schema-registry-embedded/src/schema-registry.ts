@@ -3,7 +3,7 @@ import avro from 'avsc';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { ConfigError, MemoryServiceError } from '@memory/platform';
 import type { SchemaRegistry } from '@memory/ports';
-import { parseSchema } from './canonical.js';
+import { parseSchema } from '@memory/contracts';
 import { COMPATIBILITY_LEVELS, incompatibility, type CompatibilityLevel } from './compatibility.js';
 
 export interface EmbeddedSchemaRegistryOptions {

@@ -11,8 +11,9 @@ export interface ParsedSchema {
 }
 
 /**
- * Parses and checks an Avro schema text. Identity is the JSON value with keys normalised rather than avsc's own
- * `schema()` export, because that export drops attributes that matter to readers (logicalType, for one).
+ * Parses and checks an Avro schema text, for every schema registry adapter. Identity is the JSON value with keys
+ * normalised rather than avsc's own `schema()` export, because that export drops attributes that matter to readers
+ * (logicalType, for one). Field order is untouched: it is the binary layout.
  */
 export function parseSchema(text: string): ParsedSchema {
   if (typeof text !== 'string') throw invalid('the schema must be a JSON string');
