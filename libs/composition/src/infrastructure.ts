@@ -24,20 +24,16 @@ export interface Engines {
   describe(): string[];
 }
 
-/** The ports a process may use, opened on first use and closed together. */
-export interface Infrastructure {
+/**
+ * The ports a process may use, opened on first use and closed together: the engines' stores, plus the event log
+ * as a ready bus and the models.
+ */
+export interface Infrastructure extends Omit<Engines, 'eventLog' | 'describe'> {
   config: ServiceConfig;
   logger: Logger;
   engines: string[];
   /** The event log with its topics ensured and the codec with every schema registered. */
   eventBus(): Promise<{ log: EventLog; codec: AvroCodec }>;
-  schemaRegistry(): Promise<SchemaRegistry>;
-  vectors(): Promise<VectorStore>;
-  visualVectors(): Promise<VectorStore>;
-  centroids(): Promise<CentroidStore>;
-  graph(): Promise<GraphStore>;
-  jobs(): Promise<JobStore>;
-  blobs(): Promise<BlobStore>;
   embedder(): Promise<Embedder>;
   enricher(): Promise<Enricher>;
   ocr(): Promise<Ocr>;
