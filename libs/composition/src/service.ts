@@ -71,7 +71,12 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
     if (roles.http.api && roles.http.search === 'local') {
-      deps.search = { vectors: await infra.vectors(), embedder: await infra.embedder(), images: { visualVectors: await infra.visualVectors(), ocr: await infra.ocr() } };
+      deps.search = {
+        vectors: await infra.vectors(),
+        embedder: await infra.embedder(),
+        centroids: await infra.centroids(),
+        graph: await infra.graph(),
+        images: { visualVectors: await infra.visualVectors(), ocr: await infra.ocr() } };
     }
     if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrl };
     server = await listen(createHttpApi(deps), config.port, config.host);

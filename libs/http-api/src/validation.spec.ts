@@ -34,8 +34,8 @@ describe('request validation', () => {
   });
 
   it('fills search defaults and validates each field', () => {
-    expect(validateSearch({ query: 'q' })).to.deep.equal({ query: 'q', useDynamicScoring: true, strategy: null, limit: 5 });
-    expect(validateSearch({ query: 'q', strategy: 'temporal_range', useDynamicScoring: false, options: { limit: 100 } })).to.deep.equal({ query: 'q', useDynamicScoring: false, strategy: 'temporal_range', limit: 100 });
+    expect(validateSearch({ query: 'q' })).to.deep.equal({ query: 'q', useDynamicScoring: true, strategy: null, limit: 5, explain: false });
+    expect(validateSearch({ query: 'q', strategy: 'temporal_range', useDynamicScoring: false, options: { limit: 100 } })).to.deep.equal({ query: 'q', useDynamicScoring: false, strategy: 'temporal_range', limit: 100, explain: false });
     expect(codeOf(() => validateSearch({ query: 'q', strategy: 'semantic' }))).to.equal('400 SEARCH.UNKNOWN_STRATEGY');
     expect(codeOf(() => validateSearch({ query: 'q', options: { limit: 0 } }))).to.equal('400 SEARCH.INVALID_LIMIT');
     expect(codeOf(() => validateSearch({ query: 'q', options: { limit: 2.5 } }))).to.equal('400 SEARCH.INVALID_LIMIT');

@@ -1,5 +1,5 @@
 import { RequestError } from '@memory/platform';
-import { STRATEGIES, type Strategy } from '@memory/search';
+import { SEARCH_MODES, STRATEGIES, type SearchMode, type Strategy } from '@memory/search';
 import { REQUEST_LIMITS } from './limits.js';
 
 /**
@@ -78,7 +78,21 @@ export function validateSearch(body: unknown) {
     }
     strategy = root['strategy'] as Strategy;
   }
-  return { query, useDynamicScoring, strategy, limit: searchLimit(root) };
+  return { query, useDynamicScoring, strategy, ...searchOptions(root) };
+}
+
+/** POST /v1/memories/search: a mode and a query, the same options as /v1/search. */
+export function validateModeSearch(body: unknown) {
+  const root = objectOf(body, 'body');
+  const mode = root['mode'];
+  if (mode === undefined || mode === null) {
+    throw new RequestError(400, 'SEARCH.MISSING_MODE', `mode is required: one of ${SEARCH_MODES.join(', ')}`, { allowed: [...SEARCH_MODES] });
+  }
+  if (!(SEARCH_MODES as readonly unknown[]).includes(mode)) {
+    throw new RequestError(400, 'SEARCH.UNKNOWN_MODE', `mode must be one of ${SEARCH_MODES.join(', ')}`, { allowed: [...SEARCH_MODES] });
+  }
+  const { strategy: _ignored, ...search } = validateSearch({ ...root, strategy: undefined });
+  return { ...search, strategy: null, mode: mode as SearchMode };
 }
 
 export type SearchBody = ReturnType<typeof validateSearch>;
@@ -87,6 +101,14 @@ export type SearchBody = ReturnType<typeof validateSearch>;
 export function validateImageSearch(body: unknown) {
   const root = objectOf(body, 'body');
   return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(root) };
+}
+
+/** options.limit and options.explain (beyond the spec: why each result ranks where it does). */
+function searchOptions(root: Record<string, unknown>): { limit: number; explain: boolean } {
+  const options = root['options'] === undefined ? {} : objectOf(root['options'], 'options');
+  const explain = options['explain'] ?? false;
+  if (typeof explain !== 'boolean') throw new RequestError(400, 'SEARCH.INVALID_FIELD', 'options.explain must be true or false');
+  return { limit: searchLimit(root), explain };
 }
 
 function searchLimit(root: Record<string, unknown>): number {

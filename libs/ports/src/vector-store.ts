@@ -7,6 +7,19 @@ export interface VectorQuery {
   timeRange?: { from: number; to: number };
 }
 
+export interface TextQuery {
+  /** The query's lexical terms (lexicalTerms of @memory/lexical), so every store analyses text the same way. */
+  terms: string[];
+  k: number;
+  timeRange?: { from: number; to: number };
+}
+
+/** A memory found by time: `time` is the moment of it (event time or creation time) nearest the range's middle. */
+export interface TimedId {
+  id: string;
+  time: number;
+}
+
 /**
  * Memories with their vectors and metadata (Elasticsearch documents in production). Upserts are keyed by memory
  * id, so writing the same memory again replaces it and never duplicates.
@@ -16,6 +29,15 @@ export interface VectorStore {
   get(scope: Scope, ids: string[]): Promise<MemoryRecord[]>;
   /** Nearest memories of one end user by cosine similarity, best first; the scope filter applies before ranking. */
   knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]>;
+  /**
+   * Okapi BM25 over the memories' lexical terms (memoryTerms of @memory/lexical), best first; scores are raw BM25,
+   * comparable only within one query.
+   */
+  textSearch(scope: Scope, query: TextQuery): Promise<ScoredId[]>;
+  /** Memories holding one of these identifiers exactly (memoryIdentifiers of @memory/lexical): a keyword index. */
+  findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]>;
+  /** Memories whose event times (or creation time, when they have none) overlap [from, to), nearest its middle first. */
+  inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]>;
   /** Every memory id of an end user, for maintenance and tests; not for the request path. */
   ids(scope: Scope): Promise<string[]>;
   count(scope: Scope): Promise<number>;

@@ -4,6 +4,10 @@ import type { Scope } from '@memory/ports';
 export const STRATEGIES = ['direct_lookup', 'centroid_aware', 'entity_anchor', 'temporal_range'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
 
+/** POST /v1/memories/search: factual (exact facts, dated records), conceptual (themes, practices), hybrid. */
+export const SEARCH_MODES = ['factual', 'conceptual', 'hybrid'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
 export const SEARCH_LIMITS = {
   defaultLimit: 5,
   maxLimit: 100,
@@ -16,6 +20,12 @@ export interface SearchRequest {
   limit: number;
   useDynamicScoring: boolean;
   strategy: Strategy | null;
+  /** Set by mode search; null for POST /v1/search. */
+  mode?: SearchMode | null;
+  /** Per result, each strategy's contribution, the fusion and the dynamic-scoring factors. */
+  explain?: boolean;
+  /** IANA zone the query's dates are read in ("yesterday" ends at the user's midnight); UTC by default. */
+  timeZone?: string;
 }
 
 /** A memory as search returns it (the interface's Memory resource). */
@@ -24,4 +34,18 @@ export interface SearchHit {
   finalScore: number;
   payload: Record<string, unknown>;
   searchedWithNode: string;
+  explain?: Record<string, unknown>;
+}
+
+/** Which strategies ran and what they decided: returned beside data so the routing is visible. */
+export interface Routing {
+  strategies: Strategy[];
+  mode?: SearchMode;
+  centroidMode?: 'META' | 'SPECIFIC';
+  [detail: string]: unknown;
+}
+
+export interface SearchResponse {
+  data: SearchHit[];
+  routing: Routing;
 }

@@ -1,34 +1,120 @@
-import { graphIds, type Embedder, type VectorStore } from '@memory/ports';
-import { clamp01, dynamicScore } from './dynamic-scoring.js';
+import { scoreSentiment } from '@memory/enrichment';
+import { graphIds } from '@memory/ports';
+import { dynamicScore } from './dynamic-scoring.js';
+import { fuse, type Fused } from './fusion.js';
 import { toPayload } from './payload.js';
-import type { SearchHit, SearchRequest } from './request.js';
+import { analyseQuery } from './query-analysis.js';
+import type { Routing, SearchHit, SearchRequest, SearchResponse, Strategy } from './request.js';
+import { planSearch } from './routing.js';
+import { centroidAware } from './strategies/centroid-aware.js';
+import { directLookup } from './strategies/direct-lookup.js';
+import { entityAnchor } from './strategies/entity-anchor.js';
+import { temporalRange } from './strategies/temporal-range.js';
+import type { SearchDeps, StrategyContext, StrategyOutcome } from './strategies/types.js';
 
-export interface SearchDeps {
-  vectors: VectorStore;
-  embedder: Embedder;
-  /** Search may read the clock (for recency); pipeline stages never do. */
-  now?: () => number;
-}
+export type { SearchDeps } from './strategies/types.js';
+
+/** Hybrid mode: how much a memory whose sentiment matches the query's is lifted. */
+const SENTIMENT_MATCH_BOOST = 0.1;
+/** Fewer time-filtered semantic hits than this many times the limit, and the semantic path also runs unfiltered. */
+const TIME_FILTER_FALLBACK = 1;
 
 /**
- * Semantic search over one end user's memories: the query is embedded and matched by cosine similarity, then
- * optionally re-ranked by dynamic scoring. The four named strategies and automatic routing plug in here.
+ * Search over one end user's memories: the query is analysed (identifiers, time range, entity spans, terms),
+ * routed to one or several strategies run in parallel (see planSearch), their lists fused (see fuse), and the
+ * result optionally re-ranked by dynamic scoring (recency and authority).
  */
-export async function searchMemories(deps: SearchDeps, request: SearchRequest): Promise<SearchHit[]> {
-  const [queryVector] = await deps.embedder.embed([request.query], 'query');
-  const candidates = await deps.vectors.knn(request.scope, { vector: queryVector!, k: Math.max(request.limit * 3, 20) });
-  if (candidates.length === 0) return [];
-  const memories = new Map((await deps.vectors.get(request.scope, candidates.map((c) => c.id))).map((m) => [m.id, m]));
+export async function searchMemories(deps: SearchDeps, request: SearchRequest): Promise<SearchResponse> {
   const now = (deps.now ?? Date.now)();
-  const anchor = graphIds.user(request.scope);
-  const hits: SearchHit[] = [];
+  const analysis = analyseQuery(request.query, { now, timeZone: request.timeZone ?? 'UTC' });
+  const plan = planSearch(analysis, request.strategy, request.mode ?? null);
+  const context: StrategyContext = { deps, scope: request.scope, limit: request.limit };
+  const runs = plan.strategies.includes.bind(plan.strategies);
+
+  const memoryCount = runs('entity_anchor') ? deps.vectors.count(request.scope) : Promise.resolve(0);
+  const outcomes: Array<Promise<StrategyOutcome & { strategy: Strategy }>> = [];
+  const tag = (strategy: Strategy) => (outcome: StrategyOutcome) => ({ ...outcome, strategy });
+  if (runs('direct_lookup')) outcomes.push(directLookup(context, analysis, plan.weights.direct_lookup).then(tag('direct_lookup')));
+  if (runs('temporal_range')) outcomes.push(temporalRange(context, analysis, plan.weights.temporal_range).then(tag('temporal_range')));
+  if (runs('entity_anchor')) outcomes.push(memoryCount.then((n) => entityAnchor(context, analysis, plan.weights.entity_anchor, n)).then(tag('entity_anchor')));
+  if (runs('centroid_aware')) {
+    outcomes.push(
+      (async () => {
+        const [queryVector] = await deps.embedder.embed([request.query], 'query');
+        const weights = { dense: plan.weights.dense, bm25: plan.weights.bm25 };
+        const mode = plan.centroidMode ? { mode: plan.centroidMode } : {};
+        const range = plan.filterSemanticByTime && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : null;
+        if (!range) return centroidAware(context, analysis, queryVector!, weights, mode);
+        const filtered = await centroidAware(context, analysis, queryVector!, weights, { ...mode, timeRange: range });
+        const found = new Set(filtered.lists.flatMap((l) => l.hits.map((h) => h.id)));
+        if (found.size >= request.limit * TIME_FILTER_FALLBACK) return filtered;
+        // The range leaves too little: its words may not have been a date after all ("May" the name), so the
+        // unfiltered meaning ranks too, a little lower.
+        const open = await centroidAware(context, analysis, queryVector!, { dense: weights.dense / 2, bm25: weights.bm25 / 2 }, mode);
+        return { ...filtered, lists: [...filtered.lists, ...open.lists.map((l) => ({ ...l, name: `${l.name}_unfiltered` }))], anchors: new Map([...open.anchors, ...filtered.anchors]) };
+      })().then(tag('centroid_aware')),
+    );
+  }
+  const results = await Promise.all(outcomes);
+
+  const routing: Routing = { strategies: plan.strategies, ...(request.mode ? { mode: request.mode } : {}) };
+  for (const result of results) Object.assign(routing, result.notes);
+  const fused = fuse(results.flatMap((r) => r.lists));
+  const anchorOf = (id: string) => {
+    // The node of the strategy that contributed most to this memory.
+    let best: { node: string; share: number } | null = null;
+    for (const result of results) {
+      const node = result.anchors.get(id);
+      if (!node) continue;
+      const share = result.lists.reduce((sum, list) => sum + (list.hits.some((h) => h.id === id) ? list.weight : 0), 0);
+      if (!best || share > best.share) best = { node, share };
+    }
+    return best?.node ?? graphIds.user(request.scope);
+  };
+  const querySentiment = plan.matchSentiment ? scoreSentiment(request.query, new Set()).label : null;
+  const hits = await hydrate(deps, request, fused, anchorOf, now, querySentiment);
+  return { data: hits, routing };
+}
+
+async function hydrate(
+  deps: SearchDeps,
+  request: SearchRequest,
+  fused: Fused[],
+  anchorOf: (id: string) => string,
+  now: number,
+  querySentiment: string | null,
+): Promise<SearchHit[]> {
+  // Dynamic scoring moves a memory by at most a quarter of its score: twice the limit (and 20 more) holds every
+  // memory that could reach the top.
+  const candidates = fused.slice(0, request.limit * 2 + 20);
+  const memories = new Map((await deps.vectors.get(request.scope, candidates.map((c) => c.id))).map((m) => [m.id, m]));
+  const hits: Array<SearchHit & { createdAt: number }> = [];
   for (const candidate of candidates) {
     const memory = memories.get(candidate.id);
-    if (!memory) continue;
-    const relevance = clamp01(candidate.score);
-    const finalScore = request.useDynamicScoring ? dynamicScore(relevance, memory, now).finalScore : relevance;
-    hits.push({ id: memory.id, finalScore, payload: toPayload(memory), searchedWithNode: anchor });
+    if (!memory) continue; // deleted since it was indexed
+    const sentimentMatch = querySentiment !== null && querySentiment !== 'neutral' && memory.sentiment === querySentiment;
+    const relevance = Math.min(1, candidate.score * (sentimentMatch ? 1 + SENTIMENT_MATCH_BOOST : 1));
+    const factors = request.useDynamicScoring ? dynamicScore(relevance, memory, now) : null;
+    const finalScore = factors ? factors.finalScore : relevance;
+    hits.push({
+      id: memory.id,
+      finalScore,
+      payload: toPayload(memory),
+      searchedWithNode: anchorOf(memory.id),
+      createdAt: memory.createdAt,
+      ...(request.explain ? { explain: explanation(candidate, relevance, factors, sentimentMatch) } : {}),
+    });
   }
-  hits.sort((a, b) => b.finalScore - a.finalScore || a.id.localeCompare(b.id));
-  return hits.slice(0, request.limit);
+  hits.sort((a, b) => b.finalScore - a.finalScore || b.createdAt - a.createdAt || a.id.localeCompare(b.id));
+  return hits.slice(0, request.limit).map(({ createdAt: _createdAt, ...hit }) => hit);
 }
+
+function explanation(candidate: Fused, relevance: number, factors: ReturnType<typeof dynamicScore> | null, sentimentMatch: boolean): Record<string, unknown> {
+  return {
+    strategies: candidate.contributions,
+    fusion: { score: candidate.score, ...(sentimentMatch ? { sentimentMatch: true } : {}), relevance },
+    dynamicScoring: factors ? { recency: factors.recency, authority: factors.authority, finalScore: factors.finalScore } : null,
+  };
+}
+
+

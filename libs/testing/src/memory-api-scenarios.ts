@@ -90,6 +90,39 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
       }
     });
 
+    it('routes automatically, shows the routing, and explains each result when asked', async () => {
+      const ack = await alice().post('/v1/memory', { source: { type: 'text', content: 'Booked the ferry to Hydra, confirmation code FRY-88231, for my sister Ines', timestamp: '2024-03-04T09:00:00Z' } });
+      const job = await waitForJob(alice(), ack.body.jobId);
+      const byCode = await alice().post('/v1/search', { query: 'FRY-88231', options: { explain: true } });
+      expect(byCode.body.routing.strategies).to.include('direct_lookup');
+      expect(byCode.body.data[0].id).to.equal(job.memoryIds[0]);
+      expect(byCode.body.data[0].explain.strategies.direct_lookup.rank).to.equal(1);
+      const inMarch = await alice().post('/v1/search', { query: 'what did I book in March 2024?', options: { explain: true } });
+      expect(inMarch.body.routing.strategies).to.include.members(['temporal_range', 'centroid_aware']);
+      expect(inMarch.body.routing.centroidMode).to.be.oneOf(['META', 'SPECIFIC']);
+      expect(inMarch.body.data[0].id).to.equal(job.memoryIds[0]);
+      expect(inMarch.body.data[0].explain.fusion.score).to.be.within(0, 1);
+      expect(inMarch.body.data[0].explain.dynamicScoring).to.have.keys(['recency', 'authority', 'finalScore']);
+      for (const hit of inMarch.body.data) expect(hit.explain).to.be.an('object');
+      expect((await alice().post('/v1/search', { query: 'ferry' })).body.data[0]).to.not.have.property('explain');
+    });
+
+    it('searches by mode: factual, conceptual and hybrid answer with the Memory shape', async () => {
+      for (const mode of ['factual', 'conceptual', 'hybrid']) {
+        const res = await alice().post('/v1/memories/search', { mode, query: 'ferry trip with my sister', options: { limit: 3 } });
+        expect(res.status, `${mode}: ${JSON.stringify(res.body)}`).to.equal(200);
+        expect(res.body.routing.mode).to.equal(mode);
+        expect(res.body.data.length).to.be.within(1, 3);
+        for (const hit of res.body.data) {
+          expect(hit).to.include.keys(['id', 'finalScore', 'payload', 'searchedWithNode']);
+          expect(hit.finalScore).to.be.within(0, 1);
+          expect(hit.payload.user_id).to.equal('alice');
+        }
+      }
+      expect((await alice().post('/v1/memories/search', { mode: 'conceptual', query: 'travel' })).body.routing.centroidMode).to.equal('META');
+      expect((await alice().post('/v1/memories/search', { mode: 'factual', query: 'travel' })).body.routing.centroidMode).to.equal('SPECIFIC');
+    });
+
     describe('errors', () => {
       const expectError = (res: { status: number; body: any }, status: number, code: string) => {
         expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -116,6 +149,11 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
         expectError(await alice().post('/v1/search', { query: 'x', strategy: 'telepathy' }), 400, 'SEARCH.UNKNOWN_STRATEGY');
         expectError(await alice().post('/v1/search', { query: 'x', options: { limit: 1000 } }), 400, 'SEARCH.INVALID_LIMIT');
         expectError(await alice().post('/v1/search', { query: '' }), 400, 'SEARCH.MISSING_QUERY');
+        expectError(await alice().post('/v1/search', { query: 'x', options: { explain: 'yes' } }), 400, 'SEARCH.INVALID_FIELD');
+        expectError(await alice().post('/v1/memories/search', { mode: 'telepathic', query: 'x' }), 400, 'SEARCH.UNKNOWN_MODE');
+        expectError(await alice().post('/v1/memories/search', { query: 'x' }), 400, 'SEARCH.MISSING_MODE');
+        expectError(await alice().post('/v1/memories/search', { mode: 'factual' }), 400, 'SEARCH.MISSING_QUERY');
+        expectError(await caller(service, KEYS.acme, null).post('/v1/memories/search', { mode: 'factual', query: 'x' }), 400, 'REQUEST.MISSING_END_USER');
         expectError(await alice().get('/v1/jobs/job_1_nobody'), 404, 'JOB.NOT_FOUND');
         expectError(await alice().get('/v1/nowhere'), 404, 'ROUTE.NOT_FOUND');
       });

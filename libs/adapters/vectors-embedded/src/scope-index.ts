@@ -1,6 +1,6 @@
-import type { ScoredId } from '@memory/ports';
+import type { ScoredId, TimedId } from '@memory/ports';
 import { createBlock, paddedStride, type VectorBlock } from './vector-block.js';
-import { matchesTimeRange, type TimeRange } from './time-filter.js';
+import { matchesTimeRange, momentInRange, type TimeRange } from './time-filter.js';
 import { TopK } from './top-k.js';
 
 const INITIAL_CAPACITY = 64;
@@ -99,6 +99,24 @@ export class ScopeIndex {
       }
     }
     return top.drain().map(({ slot, score }) => ({ id: ids[slot] as string, score: Math.max(-1, Math.min(1, score)) }));
+  }
+
+  /** Whether the memory is in the index and falls in the range (see matchesTimeRange). */
+  inRange(id: string, range: TimeRange): boolean {
+    const slot = this.slotOf.get(id);
+    return slot !== undefined && matchesTimeRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
+  }
+
+  /** Memories in the range, nearest its middle first (ties by id): a scan of the times, no vectors touched. */
+  inTimeRange(range: TimeRange, limit: number): TimedId[] {
+    const middle = (range.from + range.to) / 2;
+    const found: TimedId[] = [];
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      const time = momentInRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
+      if (time !== null) found.push({ id: this.ids[slot] as string, time });
+    }
+    found.sort((a, b) => Math.abs(a.time - middle) - Math.abs(b.time - middle) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return found.slice(0, limit);
   }
 
   private growTo(capacity: number): void {

@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import type { MemoryRecord, Scope, VectorQuery } from '@memory/ports';
+import type { MemoryRecord, Scope, TextQuery, VectorQuery } from '@memory/ports';
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -38,9 +38,22 @@ export function checkRecord(record: MemoryRecord): void {
 
 export function checkQuery(query: VectorQuery): void {
   if (!finiteVector(query?.vector)) invalid('VECTORS.INVALID_QUERY', 'a query needs a non-empty Float32Array vector of finite numbers');
-  if (!Number.isInteger(query.k) || query.k < 0) invalid('VECTORS.INVALID_QUERY', `k must be a whole number >= 0, got ${String(query.k)}`);
-  const range = query.timeRange;
-  if (range !== undefined && (typeof range?.from !== 'number' || typeof range.to !== 'number' || Number.isNaN(range.from) || Number.isNaN(range.to))) {
+  checkLimit(query.k);
+  if (query.timeRange !== undefined) checkRange(query.timeRange);
+}
+
+export function checkTextQuery(query: TextQuery): void {
+  if (!Array.isArray(query?.terms) || query.terms.some((t) => typeof t !== 'string')) invalid('VECTORS.INVALID_QUERY', 'a text query needs terms: an array of strings');
+  checkLimit(query.k);
+  if (query.timeRange !== undefined) checkRange(query.timeRange);
+}
+
+export function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 0) invalid('VECTORS.INVALID_QUERY', `k must be a whole number >= 0, got ${String(limit)}`);
+}
+
+export function checkRange(range: { from: number; to: number }): void {
+  if (typeof range?.from !== 'number' || typeof range.to !== 'number' || Number.isNaN(range.from) || Number.isNaN(range.to)) {
     invalid('VECTORS.INVALID_QUERY', 'timeRange needs numeric from and to');
   }
 }

@@ -1,19 +1,22 @@
 import { MemoryServiceError } from '@memory/platform';
-import type { MemoryRecord, Scope, ScoredId, VectorQuery, VectorStore } from '@memory/ports';
+import type { MemoryRecord, Scope, ScoredId, TextQuery, TimedId, VectorQuery, VectorStore } from '@memory/ports';
+import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
-import { checkIds, checkQuery, checkRecord, checkScope, dimensionMismatch } from './validate.js';
+import { checkIds, checkLimit, checkQuery, checkRange, checkRecord, checkScope, checkTextQuery, dimensionMismatch } from './validate.js';
 import { decodeVectorEntry, encodeVectorEntry, entryDims } from './vector-entry.js';
 
 const cacheKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUserId]);
 
 /**
- * VectorStore on LMDB with an exact in-memory kNN index per end user. LMDB is the truth; an index is loaded from it
- * on the user's first query and afterwards follows every committed upsert and delete of this process.
+ * VectorStore on LMDB with an exact in-memory kNN index and a BM25/identifier index per end user. LMDB is the truth;
+ * an index is loaded from it on the user's first query of its kind and afterwards follows every committed upsert
+ * and delete of this process.
  */
 export class EmbeddedVectorStore implements VectorStore {
   /** Insertion order doubles as recency order: a hit moves its entry to the end. */
   private readonly indexes = new Map<string, ScopeIndex>();
+  private readonly lexicalIndexes = new Map<string, LexicalScope>();
   private closed = false;
 
   constructor(
@@ -60,6 +63,7 @@ export class EmbeddedVectorStore implements VectorStore {
       }
       index.upsert(memory.id, memory.vector, memory.createdAt, timesOf(memory));
     }
+    for (const { memory } of writes) this.lexicalIndexes.get(cacheKey(memory))?.upsert(memory);
     this.evict(null);
   }
 
@@ -90,6 +94,38 @@ export class EmbeddedVectorStore implements VectorStore {
     if (!index || index.size === 0) return [];
     if (query.vector.length !== index.dims) throw dimensionMismatch(scope, index.dims, query.vector.length);
     return index.search(query.vector, query.k, query.timeRange);
+  }
+
+  async textSearch(scope: Scope, query: TextQuery): Promise<ScoredId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkTextQuery(query);
+    if (query.k === 0 || query.terms.length === 0) return [];
+    const lexical = this.lexicalFor(scope);
+    const range = query.timeRange;
+    const index = range ? this.indexFor(scope) : null;
+    return lexical.search(query.terms, query.k, range ? (id) => index?.inRange(id, range) ?? false : undefined);
+  }
+
+  async findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkLimit(limit);
+    if (limit === 0 || identifiers.length === 0) return [];
+    const found = this.lexicalFor(scope).lookup(identifiers);
+    if (found.length <= limit) return found;
+    // Newest first when there are more than asked for, as the Elasticsearch store orders them.
+    const createdAt = new Map(found.map((id) => [id, (this.storage.memories.get(scopedKey(scope, id)) as { createdAt?: number } | undefined)?.createdAt ?? 0]));
+    return found.sort((a, b) => createdAt.get(b)! - createdAt.get(a)! || (a < b ? -1 : 1)).slice(0, limit);
+  }
+
+  async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkRange(range);
+    checkLimit(limit);
+    if (limit === 0) return [];
+    return this.indexFor(scope)?.inTimeRange(range, limit) ?? [];
   }
 
   async ids(scope: Scope): Promise<string[]> {
@@ -131,6 +167,8 @@ export class EmbeddedVectorStore implements VectorStore {
     });
     const index = this.indexes.get(cacheKey(scope));
     if (index) for (const id of removed) index.remove(id);
+    const lexical = this.lexicalIndexes.get(cacheKey(scope));
+    if (lexical) for (const id of removed) lexical.remove(id);
     return removed.length;
   }
 
@@ -138,6 +176,7 @@ export class EmbeddedVectorStore implements VectorStore {
     if (this.closed) return;
     this.closed = true;
     this.indexes.clear();
+    this.lexicalIndexes.clear();
     await this.storage.release();
   }
 
@@ -161,6 +200,26 @@ export class EmbeddedVectorStore implements VectorStore {
     return loaded;
   }
 
+  private lexicalFor(scope: Scope): LexicalScope {
+    const key = cacheKey(scope);
+    const cached = this.lexicalIndexes.get(key);
+    if (cached) {
+      this.lexicalIndexes.delete(key);
+      this.lexicalIndexes.set(key, cached);
+      return cached;
+    }
+    const lexical = new LexicalScope();
+    try {
+      // One synchronous range read, like the kNN index load.
+      for (const { value } of this.storage.memories.getRange(scopeRange(scope))) lexical.upsert(value as unknown as MemoryRecord);
+    } catch (error) {
+      throw storageError('lexical index load', error);
+    }
+    this.lexicalIndexes.set(key, lexical);
+    this.evict(key);
+    return lexical;
+  }
+
   /** One synchronous range read, so no commit of this process can interleave with the load. */
   private load(scope: Scope): ScopeIndex | null {
     try {
@@ -182,15 +241,20 @@ export class EmbeddedVectorStore implements VectorStore {
     }
   }
 
-  /** Drops least recently used indexes past maxCachedVectors; `keep` (the one being queried) always stays. */
+  /**
+   * Drops least recently used indexes past maxCachedVectors memories (kNN and lexical counted apart, each against
+   * the same budget); `keep` (the one being queried) always stays.
+   */
   private evict(keep: string | null): void {
-    let total = 0;
-    for (const index of this.indexes.values()) total += index.size;
-    for (const [key, index] of this.indexes) {
-      if (total <= this.maxCachedVectors) break;
-      if (key === keep) continue;
-      this.indexes.delete(key);
-      total -= index.size;
+    for (const cache of [this.indexes, this.lexicalIndexes] as Array<Map<string, { size: number }>>) {
+      let total = 0;
+      for (const index of cache.values()) total += index.size;
+      for (const [key, index] of cache) {
+        if (total <= this.maxCachedVectors) break;
+        if (key === keep) continue;
+        cache.delete(key);
+        total -= index.size;
+      }
     }
   }
 }

@@ -1,8 +1,8 @@
-import { Router, json } from 'express';
+import { Router, json, type Request } from 'express';
 import { RequestError } from '@memory/platform';
 import { searchByImage, searchMemories, type ImageSearchDeps, type SearchDeps } from '@memory/search';
 import { REQUEST_LIMITS } from '../limits.js';
-import { validateImageSearch, validateSearch } from '../validation.js';
+import { validateImageSearch, validateModeSearch, validateSearch, validateTimeZone } from '../validation.js';
 import { requireJson, scopeOf } from './guards.js';
 
 /** What the search routes read: text search always; search by image where the visual store and OCR are wired. */
@@ -21,11 +21,19 @@ export function searchRoutes(deps: SearchRouteDeps): Router {
       return;
     }
     const body = validateSearch(req.body);
-    const data = await searchMemories(deps, { scope, ...body });
-    res.json({ data });
+    res.json(await searchMemories(deps, { scope, ...body, ...timeZoneOf(req) }));
   });
-  router.post('/v1/memories/search', () => {
-    throw new RequestError(501, 'SEARCH.MODE_UNAVAILABLE', 'mode search is not available in this version yet; use POST /v1/search');
+  // Mode search is /v1/search with the routing set by the mode (see planSearch); same Memory shape and options.
+  router.post('/v1/memories/search', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
+    const scope = scopeOf(req, res.locals['tenantId'] as string);
+    const body = validateModeSearch(req.body);
+    res.json(await searchMemories(deps, { scope, ...body, ...timeZoneOf(req) }));
   });
   return router;
+}
+
+/** Dates in a query ("yesterday") are read in the zone the user's memories were resolved in: the same header. */
+function timeZoneOf(req: Request): { timeZone?: string } {
+  const zone = validateTimeZone(req.header('x-end-user-timezone'));
+  return zone ? { timeZone: zone } : {};
 }

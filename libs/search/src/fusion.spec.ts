@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { fuse } from './fusion.js';
+
+describe('fusion', () => {
+  it('deduplicates across lists and within one, keeping the better place', () => {
+    const fused = fuse([
+      { name: 'dense', weight: 1, hits: [{ id: 'a', score: 0.9 }, { id: 'b', score: 0.8 }, { id: 'a', score: 0.1 }] },
+      { name: 'bm25', weight: 1, hits: [{ id: 'b', score: 12 }, { id: 'c', score: 3 }] },
+    ]);
+    expect(fused.map((f) => f.id)).to.have.members(['a', 'b', 'c']);
+    expect(fused).to.have.length(3);
+    expect(fused.find((f) => f.id === 'a')!.contributions['dense']!.rank).to.equal(1);
+  });
+
+  it('scores in 0..1, 1 only for a memory first in every list', () => {
+    const fused = fuse([
+      { name: 'dense', weight: 1, hits: [{ id: 'a', score: 0.7 }, { id: 'b', score: 0.6 }] },
+      { name: 'bm25', weight: 0.5, hits: [{ id: 'a', score: 40 }, { id: 'b', score: 1 }] },
+    ]);
+    expect(fused[0]!.id).to.equal('a');
+    expect(fused[0]!.score).to.be.closeTo(1, 1e-12);
+    for (const f of fused) expect(f.score).to.be.within(0, 1);
+    expect(fuse([{ name: 'x', weight: 1, hits: [{ id: 'a', score: -3 }] }])[0]!.score).to.be.within(0, 1);
+  });
+
+  it('ranks a memory found by two strategies above one found by either alone', () => {
+    const fused = fuse([
+      { name: 'dense', weight: 1, hits: [{ id: 'a', score: 0.8 }, { id: 'both', score: 0.78 }] },
+      { name: 'bm25', weight: 1, hits: [{ id: 'c', score: 10 }, { id: 'both', score: 9.5 }] },
+    ]);
+    expect(fused[0]!.id).to.equal('both');
+  });
+
+  it('lets a heavier list lead and ignores empty lists in the normalisation', () => {
+    const heavy = fuse([
+      { name: 'direct_lookup', weight: 3, hits: [{ id: 'code', score: 1 }] },
+      { name: 'dense', weight: 1, hits: [{ id: 'near', score: 0.9 }] },
+      { name: 'bm25', weight: 1, hits: [] },
+    ]);
+    expect(heavy.map((f) => f.id)).to.deep.equal(['code', 'near']);
+    expect(heavy[0]!.score).to.be.closeTo(0.75, 1e-12);
+    expect(fuse([])).to.deep.equal([]);
+  });
+});

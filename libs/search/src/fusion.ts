@@ -1,0 +1,59 @@
+/** One strategy's ranked answer, as fusion takes it. */
+export interface RankedList {
+  /** dense, bm25, entity_anchor, temporal_range, direct_lookup */
+  name: string;
+  weight: number;
+  /** Best first; scores on the list's own scale (cosine, BM25, idf sums...). */
+  hits: ReadonlyArray<{ id: string; score: number }>;
+}
+
+export interface Contribution {
+  rank: number;
+  score: number;
+  /** score / the list's best score, 0..1. */
+  normalised: number;
+}
+
+export interface Fused {
+  id: string;
+  /** 0..1 */
+  score: number;
+  contributions: Record<string, Contribution>;
+}
+
+/**
+ * The fusion method:
+ *
+ *   fused(d) = Σ_lists w · [ s · (k + 1) / (k + rank(d)) + (1 − s) · score(d) / best score of the list ] / Σ_lists w
+ *
+ * a weighted reciprocal-rank fusion (k = 60, scaled so rank 1 counts 1) blended with each list's scores normalised
+ * by its best one; s = rrfShare. Rank fusion makes lists on unrelated scales (cosine, BM25, idf sums) comparable;
+ * the normalised scores keep how much better the first hit is than the tenth, which ranks alone throw away. A
+ * memory missing from a list gets 0 from it. The result is in 0..1: 1 only for a memory first in every list.
+ */
+export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.5 } as const;
+
+export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrfShare?: number } = {}): Fused[] {
+  const rrfK = options.rrfK ?? FUSION_DEFAULTS.rrfK;
+  const share = options.rrfShare ?? FUSION_DEFAULTS.rrfShare;
+  const totalWeight = lists.reduce((sum, list) => sum + (list.hits.length > 0 ? list.weight : 0), 0);
+  if (totalWeight <= 0) return [];
+  const byId = new Map<string, Fused>();
+  for (const list of lists) {
+    const best = list.hits.reduce((max, hit) => Math.max(max, hit.score), 0);
+    const seen = new Set<string>();
+    list.hits.forEach((hit, index) => {
+      if (seen.has(hit.id)) return; // a list naming a memory twice counts its better (first) place only
+      seen.add(hit.id);
+      const rank = index + 1;
+      const normalised = best > 0 ? Math.max(0, hit.score) / best : 0;
+      let fused = byId.get(hit.id);
+      if (!fused) byId.set(hit.id, (fused = { id: hit.id, score: 0, contributions: {} }));
+      fused.contributions[list.name] = { rank, score: hit.score, normalised };
+      fused.score += (list.weight * (share * ((rrfK + 1) / (rrfK + rank)) + (1 - share) * normalised)) / totalWeight;
+    });
+  }
+  return [...byId.values()]
+    .map((f) => ({ ...f, score: Math.min(1, Math.max(0, f.score)) }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

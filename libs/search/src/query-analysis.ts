@@ -1,0 +1,47 @@
+import { entityKey } from '@memory/enrichment';
+import { findIdentifiers, lexicalTerms } from '@memory/lexical';
+import { parseTimeRange, type TimeRange } from '@memory/temporal';
+
+/** What a query says before any store is asked: its terms, exact identifiers, time range and entity candidates. */
+export interface QueryAnalysis {
+  query: string;
+  terms: string[];
+  identifiers: string[];
+  /** True when the query is nothing but identifiers (and stop words): meaning has nothing to add. */
+  identifiersOnly: boolean;
+  timeRange: TimeRange | null;
+  /** Graph keys of every 1-4 word span of the query: the graph says which of them are the user's entities. */
+  entityKeys: string[];
+}
+
+const MAX_ENTITY_WORDS = 4;
+/** Question words and pronouns are never entities, whatever the graph holds. */
+const NOT_ENTITIES = new Set(['i', 'me', 'my', 'we', 'us', 'you', 'what', 'when', 'where', 'who', 'why', 'how', 'which', 'the', 'a', 'an', 'did', 'do', 'does', 'is', 'was', 'are']);
+
+export function analyseQuery(query: string, time: { now: number; timeZone: string }): QueryAnalysis {
+  const identifiers = findIdentifiers(query);
+  const terms = lexicalTerms(query);
+  const identifierTerms = new Set(identifiers.flatMap((id) => lexicalTerms(id)));
+  return {
+    query,
+    terms,
+    identifiers,
+    identifiersOnly: identifiers.length > 0 && terms.every((t) => identifierTerms.has(t)),
+    timeRange: parseTimeRange(query, { referenceTime: time.now, timeZone: time.timeZone }),
+    entityKeys: entitySpans(query),
+  };
+}
+
+function entitySpans(query: string): string[] {
+  const words = query.split(/[^\p{L}\p{N}'’&.-]+/u).map((w) => w.replace(/^[.'’-]+|[.'’-]+$/g, '')).filter(Boolean);
+  const keys = new Set<string>();
+  for (let start = 0; start < words.length; start++) {
+    for (let length = 1; length <= MAX_ENTITY_WORDS && start + length <= words.length; length++) {
+      const span = words.slice(start, start + length);
+      if (length === 1 && NOT_ENTITIES.has(span[0]!.toLowerCase())) continue;
+      const key = entityKey(span.join(' '));
+      if (key.length >= 2) keys.add(key);
+    }
+  }
+  return [...keys];
+}

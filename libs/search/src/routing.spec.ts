@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { analyseQuery } from './query-analysis.js';
+import { planSearch } from './routing.js';
+
+const at = { now: Date.UTC(2024, 5, 12, 12), timeZone: 'UTC' };
+
+describe('query analysis and routing', () => {
+  it('routes a plain question to the semantic path and the entity spans to entity_anchor', () => {
+    const analysis = analyseQuery('What does Caroline think about adoption?', at);
+    expect(analysis.identifiers).to.deep.equal([]);
+    expect(analysis.timeRange).to.equal(null);
+    expect(analysis.entityKeys).to.include('caroline');
+    expect(analysis.entityKeys).to.not.include('what');
+    expect(planSearch(analysis, null).strategies).to.deep.equal(['entity_anchor', 'centroid_aware']);
+  });
+
+  it('adds temporal_range and a time filter for a time expression', () => {
+    const analysis = analyseQuery('what did I cook last week', at);
+    expect(new Date(analysis.timeRange!.from).toISOString()).to.equal('2024-06-03T00:00:00.000Z');
+    const plan = planSearch(analysis, null);
+    expect(plan.strategies).to.include('temporal_range');
+    expect(plan.filterSemanticByTime).to.equal(true);
+  });
+
+  it('answers a bare identifier by direct lookup alone (no embedding)', () => {
+    const analysis = analyseQuery('ORD-2024-1187', at);
+    expect(analysis.identifiersOnly).to.equal(true);
+    expect(planSearch(analysis, null).strategies).to.deep.equal(['direct_lookup', 'entity_anchor']);
+    const mixed = analyseQuery('where is my parcel ORD-2024-1187', at);
+    expect(mixed.identifiersOnly).to.equal(false);
+    expect(planSearch(mixed, null).strategies).to.include.members(['direct_lookup', 'centroid_aware']);
+  });
+
+  it('runs a forced strategy alone', () => {
+    expect(planSearch(analyseQuery('Caroline last week ORD-2024-1187', at), 'temporal_range').strategies).to.deep.equal(['temporal_range']);
+  });
+
+  it('sets the routing of each mode', () => {
+    const analysis = analyseQuery('how do I usually spend my weekends', at);
+    expect(planSearch(analysis, null, 'conceptual')).to.include({ centroidMode: 'META' });
+    expect(planSearch(analysis, null, 'conceptual').strategies).to.deep.equal(['centroid_aware']);
+    expect(planSearch(analysis, null, 'factual')).to.include({ centroidMode: 'SPECIFIC' });
+    expect(planSearch(analysis, null, 'hybrid')).to.include({ matchSentiment: true });
+  });
+});

@@ -1,0 +1,60 @@
+import { graphIds } from '@memory/ports';
+import { decideCentroidMode, type CentroidDecision, type CentroidMode } from '../centroid-mode.js';
+import { fuse } from '../fusion.js';
+import { maximalMarginalRelevance } from '../mmr.js';
+import type { QueryAnalysis } from '../query-analysis.js';
+import type { StrategyContext, StrategyOutcome } from './types.js';
+
+export interface SemanticWeights {
+  dense: number;
+  bm25: number;
+}
+
+/** Candidates each index is asked for: SPECIFIC stays near the top, META casts wide to diversify from. */
+const CANDIDATES = { SPECIFIC: { perLimit: 6, floor: 40 }, META: { perLimit: 10, floor: 100 } } as const;
+/** How much META trades relevance for variety (λ of MMR). */
+const META_LAMBDA = 0.75;
+
+/**
+ * centroid_aware, the semantic path: the query's meaning (kNN on the embedded query) and its words (BM25) side by
+ * side, the way both modes' stores index them. The user's centroid picks the mode (see decideCentroidMode):
+ * SPECIFIC hands both lists to fusion as they are, nearest first; META asks for many more candidates, fuses
+ * them here and re-orders them by maximal marginal relevance so a broad question gets the breadth of the user's
+ * memories.
+ */
+export async function centroidAware(
+  { deps, scope, limit }: StrategyContext,
+  analysis: QueryAnalysis,
+  queryVector: Float32Array,
+  weights: SemanticWeights,
+  options: { mode?: CentroidMode; timeRange?: { from: number; to: number } } = {},
+): Promise<StrategyOutcome & { decision: CentroidDecision }> {
+  const decision: CentroidDecision = options.mode
+    ? { mode: options.mode, similarity: null, threshold: null, reason: 'chosen by the caller' }
+    : decideCentroidMode(queryVector, deps.centroids ? await deps.centroids.get(scope) : null);
+  const plan = CANDIDATES[decision.mode];
+  const k = Math.max(limit * plan.perLimit, plan.floor);
+  const timeRange = options.timeRange;
+  const [dense, lexical] = await Promise.all([
+    deps.vectors.knn(scope, { vector: queryVector, k, ...(timeRange ? { timeRange } : {}) }),
+    analysis.terms.length > 0 ? deps.vectors.textSearch(scope, { terms: analysis.terms, k, ...(timeRange ? { timeRange } : {}) }) : Promise.resolve([]),
+  ]);
+  const anchor = graphIds.user(scope);
+  const lists = [
+    { name: 'dense', weight: weights.dense, hits: dense },
+    { name: 'bm25', weight: weights.bm25, hits: lexical },
+  ];
+  const notes = { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k };
+  if (decision.mode === 'SPECIFIC') {
+    return { lists, anchors: new Map([...dense, ...lexical].map((h) => [h.id, anchor])), notes, decision };
+  }
+  const fused = fuse(lists);
+  const vectors = new Map((await deps.vectors.get(scope, fused.map((f) => f.id))).map((m) => [m.id, m.vector]));
+  const diversified = maximalMarginalRelevance(fused, vectors, Math.max(limit * 4, 20), META_LAMBDA);
+  return {
+    lists: [{ name: 'centroid_aware', weight: weights.dense + weights.bm25, hits: diversified.map((f) => ({ id: f.id, score: f.score })) }],
+    anchors: new Map(diversified.map((f) => [f.id, anchor])),
+    notes,
+    decision,
+  };
+}

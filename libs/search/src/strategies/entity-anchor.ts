@@ -1,0 +1,96 @@
+import { graphIds, type GraphNode, type Scope } from '@memory/ports';
+import type { QueryAnalysis } from '../query-analysis.js';
+import type { StrategyContext, StrategyOutcome } from './types.js';
+
+/** How far a second-hop memory (reached through an entity that co-occurs with the anchor) counts next to a direct one. */
+const SECOND_HOP_FACTOR = 0.5;
+/** Co-occurring entities followed per query, the most shared first: the traversal stays bounded on a dense graph. */
+const MAX_SECOND_HOP_ENTITIES = 8;
+/** An anchor mentioned by more memories than this is too common to follow a second hop from. */
+const MAX_ANCHORED_FOR_SECOND_HOP = 200;
+
+const memoryIdOfNode = (nodeId: string) => nodeId.slice('memory:'.length);
+
+/**
+ * entity_anchor: the query's spans that name one of the user's entity nodes (people, places, organisations,
+ * titles) anchor a traversal of the graph. Memories that mention an anchor score its rarity (idf = ln(1 + N / df),
+ * N the user's memories, df those mentioning it), summed over anchors; memories that mention an entity which
+ * co-occurs with an anchor score half of that entity's rarity, weighted by how often it co-occurs. Vector
+ * similarity plays no part: a memory is found because of whom or what it is about, whatever its words.
+ *
+ * The list's weight in fusion scales with the rarest anchor's idf against the largest possible one, so a name
+ * in every other memory (the user's partner, say) barely moves the ranking while a rare one lifts its memories.
+ */
+export async function entityAnchor({ deps, scope, limit }: StrategyContext, analysis: QueryAnalysis, weight: number, memoryCount: number): Promise<StrategyOutcome> {
+  const empty: StrategyOutcome = { lists: [], anchors: new Map(), notes: { entities: [] } };
+  if (!deps.graph || analysis.entityKeys.length === 0) return empty;
+  const graph = deps.graph;
+  const entities = dropContained(await graph.findEntities(scope, analysis.entityKeys), scope, analysis.entityKeys);
+  if (entities.length === 0) return empty;
+  const n = Math.max(memoryCount, 1);
+  const idf = (df: number) => Math.log(1 + n / Math.max(df, 1));
+  const scores = new Map<string, number>();
+  const anchors = new Map<string, { node: string; strength: number }>();
+  const credit = (memoryId: string, score: number, node: string) => {
+    scores.set(memoryId, (scores.get(memoryId) ?? 0) + score);
+    const current = anchors.get(memoryId);
+    if (!current || current.strength < score) anchors.set(memoryId, { node, strength: score });
+  };
+
+  const anchored = await Promise.all(entities.map(async (entity) => ({ entity, memories: await mentioning(graph, scope, entity.id) })));
+  const anchorIds = new Set(entities.map((e) => e.id));
+  let bestIdf = 0;
+  for (const { entity, memories } of anchored) {
+    const weightOfEntity = idf(memories.length);
+    bestIdf = Math.max(bestIdf, weightOfEntity);
+    for (const memoryId of memories) credit(memoryId, weightOfEntity, entity.id);
+  }
+
+  // Second hop: entities mentioned together with the anchors lead to memories that need not share a word with the query.
+  const followable = anchored.filter((a) => a.memories.length <= MAX_ANCHORED_FOR_SECOND_HOP);
+  const coMentions = new Map<string, { count: number; via: string }>();
+  for (const { entity, memories } of followable) {
+    const neighbourLists = await Promise.all(memories.map((m) => graph.neighbours(scope, `memory:${m}`, { depth: 1, edgeKinds: ['mentions'] })));
+    for (const neighbours of neighbourLists) {
+      for (const { node } of neighbours) {
+        if (node.kind !== 'entity' || anchorIds.has(node.id)) continue;
+        const seen = coMentions.get(node.id);
+        coMentions.set(node.id, { count: (seen?.count ?? 0) + 1, via: entity.id });
+      }
+    }
+  }
+  const followed = [...coMentions].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_SECOND_HOP_ENTITIES);
+  const secondHop = await Promise.all(followed.map(async ([entityId, { count, via }]) => ({ entityId, count, via, memories: await mentioning(graph, scope, entityId) })));
+  for (const { entityId, count, memories } of secondHop) {
+    const anchoredCount = followable.reduce((sum, a) => sum + a.memories.length, 0);
+    const strength = SECOND_HOP_FACTOR * idf(memories.length) * Math.min(1, count / Math.max(anchoredCount, 1));
+    for (const memoryId of memories) if (!scores.has(memoryId) || anchors.get(memoryId)!.node === entityId) credit(memoryId, strength, entityId);
+  }
+
+  const hits = [...scores]
+    .map(([id, score]) => ({ id, score }))
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, Math.max(limit * 4, 50));
+  const specificity = bestIdf / idf(1);
+  return {
+    lists: [{ name: 'entity_anchor', weight: weight * specificity, hits }],
+    anchors: new Map([...anchors].map(([id, a]) => [id, a.node])),
+    notes: {
+      entities: anchored.map(({ entity, memories }) => ({ node: entity.id, name: entity.label, type: entity.entityType, memories: memories.length })),
+      secondHop: secondHop.map(({ entityId, memories }) => ({ node: entityId, memories: memories.length })),
+      specificity,
+    },
+  };
+}
+
+async function mentioning(graph: NonNullable<StrategyContext['deps']['graph']>, scope: Scope, entityId: string): Promise<string[]> {
+  const neighbours = await graph.neighbours(scope, entityId, { depth: 1, edgeKinds: ['mentions'] });
+  return neighbours.filter((n) => n.node.kind === 'memory').map((n) => memoryIdOfNode(n.node.id));
+}
+
+/** "New York" and "York" both exist: the query meant the longer name. */
+function dropContained(entities: GraphNode[], scope: Scope, queryKeys: string[]): GraphNode[] {
+  const keyOfNode = new Map(queryKeys.map((key) => [graphIds.entity(scope, key), key]));
+  const keys = entities.map((e) => keyOfNode.get(e.id) ?? e.label.toLowerCase());
+  return entities.filter((_, i) => !keys.some((other, j) => j !== i && other.length > keys[i]!.length && ` ${other} `.includes(` ${keys[i]} `)));
+}

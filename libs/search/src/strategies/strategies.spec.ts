@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmbeddedGraphStore } from '@memory/graph-embedded';
+import { graphIds, type Embedder, type GraphEdge, type GraphNode, type GraphStore, type MemoryRecord, type Scope } from '@memory/ports';
+import { freshScope, memoryRecord, unitVector } from '@memory/testing';
+import { openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
+import { searchMemories } from '../search-service.js';
+import type { SearchRequest } from '../request.js';
+
+const DIMS = 8;
+const DAY = 86_400_000;
+const NOW = Date.UTC(2024, 5, 20, 12);
+
+/** The strategies that must not embed get an embedder that fails the test if it is called. */
+const noEmbedding: Embedder = {
+  model: { name: 'none', version: '0', dimensions: DIMS },
+  embed: async () => {
+    throw new Error('the embedder was called');
+  },
+  close: async () => {},
+};
+
+/** For the semantic path: each query text maps to a chosen vector (the model is not what these tests are about). */
+function fixedEmbedder(vectors: Record<string, Float32Array>): Embedder {
+  return { ...noEmbedding, embed: async (texts) => texts.map((t) => vectors[t] ?? unitVector(DIMS, { 7: 1 })) };
+}
+
+describe('search strategies on the embedded stores', function () {
+  this.timeout(20_000);
+  let dir: string;
+  let stores: EmbeddedVectorStores;
+  let graph: GraphStore;
+  let scope: Scope;
+
+  const remember = async (id: string, overrides: Partial<MemoryRecord>) => {
+    const memory = memoryRecord(scope, id, DIMS, { entities: [], eventTimes: [], ...overrides });
+    await stores.vectors.upsert([memory]);
+    const owner = { tenantId: scope.tenantId, endUserId: scope.endUserId };
+    const nodes: GraphNode[] = [{ id: graphIds.memory(id), kind: 'memory', label: memory.content.slice(0, 30), ...owner }];
+    const edges: GraphEdge[] = [];
+    for (const entity of memory.entities) {
+      nodes.push({ id: graphIds.entity(scope, entity.key), kind: 'entity', label: entity.name, entityType: entity.type, ...owner });
+      edges.push({ from: graphIds.memory(id), to: graphIds.entity(scope, entity.key), kind: 'mentions', ...owner });
+    }
+    await graph.upsert(nodes, edges);
+  };
+  const search = (query: string, strategy: SearchRequest['strategy'], embedder: Embedder = noEmbedding, limit = 10) =>
+    searchMemories({ vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW }, { scope, query, limit, useDynamicScoring: false, strategy });
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'search-strategies-'));
+    stores = openEmbeddedVectorStores({ dir: join(dir, 'vectors') });
+    graph = createEmbeddedGraphStore({ dir: join(dir, 'graph') });
+    scope = freshScope('alice');
+  });
+
+  afterEach(async () => {
+    await stores.close();
+    await graph.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('temporal_range returns only memories in the range, nearest its middle first, without embedding', async () => {
+    const may = (day: number) => ({ start: Date.UTC(2024, 4, day), end: Date.UTC(2024, 4, day + 1) });
+    await remember('early-may', { content: 'dentist appointment', eventTimes: [{ text: 'tomorrow', index: 0, iso: '2024-05-02', relative: true, ...may(2) }] });
+    await remember('mid-may', { content: 'concert with Jo', eventTimes: [{ text: 'Friday', index: 0, iso: '2024-05-17', relative: true, ...may(17) }] });
+    await remember('created-in-may', { content: 'started a new book', createdAt: Date.UTC(2024, 4, 20) });
+    await remember('april', { content: 'tax return filed', createdAt: Date.UTC(2024, 4, 10), eventTimes: [{ text: 'last month', index: 0, iso: '2024-04', relative: true, start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 4, 1) }] });
+    await remember('june', { content: 'beach trip', createdAt: Date.UTC(2024, 5, 2) });
+
+    const { data, routing } = await search('what did I do in May 2024?', 'temporal_range');
+    expect(data.map((h) => h.id)).to.deep.equal(['mid-may', 'created-in-may', 'early-may']);
+    expect(routing).to.deep.include({ strategies: ['temporal_range'] });
+    for (const hit of data) expect(hit.finalScore).to.be.within(0, 1);
+  });
+
+  it('entity_anchor returns the memories of an entity and its graph neighbours, even with no word in common', async () => {
+    const okafor = { name: 'Okafor', type: 'person' as const, key: 'okafor' };
+    const clinic = { name: 'Riverside Clinic', type: 'organization' as const, key: 'riverside clinic' };
+    await remember('direct', { content: 'Okafor recommended physiotherapy', entities: [okafor, clinic] });
+    await remember('neighbour', { content: 'the building by the harbour has a new roof', entities: [clinic] });
+    await remember('unrelated', { content: 'bought oat milk', entities: [{ name: 'Tesco', type: 'organization', key: 'tesco' }] });
+
+    const { data, routing } = await search('What did Okafor tell me?', 'entity_anchor');
+    expect(data.map((h) => h.id)).to.deep.equal(['direct', 'neighbour']);
+    expect(data[0]!.searchedWithNode).to.equal(graphIds.entity(scope, 'okafor'));
+    expect(data[1]!.searchedWithNode).to.equal(graphIds.entity(scope, 'riverside clinic'));
+    expect(data[0]!.finalScore).to.be.greaterThan(data[1]!.finalScore);
+    expect((routing['entities'] as Array<{ name: string }>).map((e) => e.name)).to.deep.equal(['Okafor']);
+  });
+
+  it('direct_lookup finds a code, a memory id and a job id without calling the embedder', async () => {
+    await remember('order', { content: 'my order ORD-2024-1187 shipped' });
+    await remember('other', { content: 'order ORD-2024-1188 was cancelled' });
+    expect((await search('ORD-2024-1187', 'direct_lookup')).data.map((h) => h.id)).to.deep.equal(['order']);
+    expect((await search('where is ord-2024-1187?', null)).data[0]!.id, 'automatic routing, identifier first').to.equal('order');
+    expect((await search('other', 'direct_lookup')).data).to.deep.equal([]);
+    expect((await search('job-other', 'direct_lookup')).data.map((h) => h.id)).to.deep.equal([]); // not an identifier: no digits
+    expect((await search('tell me about ORD-2024-1188', 'direct_lookup')).data.map((h) => h.id)).to.deep.equal(['other']);
+    await remember('mem_job_1718000000000_alice_0', { jobId: 'job_1718000000000_alice', content: 'a note without codes' });
+    expect((await search('mem_job_1718000000000_alice_0', 'direct_lookup')).data.map((h) => h.id)).to.deep.equal(['mem_job_1718000000000_alice_0']);
+    const byJob = await search('job_1718000000000_alice', 'direct_lookup');
+    expect(byJob.data.map((h) => h.id)).to.deep.equal(['mem_job_1718000000000_alice_0']);
+    expect(byJob.data[0]!.searchedWithNode).to.equal(graphIds.memory('mem_job_1718000000000_alice_0'));
+  });
+
+  it('centroid_aware picks META for a query near the user centroid and SPECIFIC far from it', async () => {
+    // Twelve memories spread around axes 0 and 1; the centroid lies between them.
+    for (let i = 0; i < 12; i++) {
+      const vector = unitVector(DIMS, { 0: 1 + (i % 3) * 0.3, 1: 1 + ((i + 1) % 3) * 0.3, 2: i % 2 ? 0.4 : 0 });
+      await remember(`m${i}`, { content: `memory ${i}`, vector, createdAt: NOW - i * DAY });
+      const current = await stores.centroids.get(scope);
+      const sum = current ? current.sum.map((x, j) => x + vector[j]!) : Float32Array.from(vector);
+      const norm = Math.hypot(...sum);
+      const similarity = sum.reduce((acc, x, j) => acc + (x / norm) * vector[j]!, 0);
+      await stores.centroids.save(scope, { embeddingModel: 'test-model@1', sum, memoryCount: (current?.memoryCount ?? 0) + 1, similaritySum: (current?.similaritySum ?? 0) + similarity }, [`m${i}`]);
+    }
+    const embedder = fixedEmbedder({ broad: unitVector(DIMS, { 0: 1, 1: 1 }), narrow: unitVector(DIMS, { 2: 1, 3: 1 }) });
+    const broad = await search('broad', 'centroid_aware', embedder, 5);
+    const narrow = await search('narrow', 'centroid_aware', embedder, 5);
+    expect(broad.routing.centroidMode).to.equal('META');
+    expect(narrow.routing.centroidMode).to.equal('SPECIFIC');
+    expect(broad.data).to.have.length(5);
+    expect(narrow.data[0]!.id, 'nearest first: the memories leaning to axis 2').to.match(/^m\d+$/);
+    expect(Number(narrow.data[0]!.id.slice(1)) % 2).to.equal(1);
+  });
+});
