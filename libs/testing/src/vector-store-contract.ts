@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { MemoryRecord, Scope, VectorStore } from '@memory/ports';
 import { freshScope, memoryRecord, plainRecord, unitVector } from './memory-fixtures.js';
+import { describeLexicalIdentifiersAndTime } from './vector-store-contract-lexical.js';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
 
 export interface VectorStoreContractOptions {
@@ -201,6 +202,8 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
         expect(await store.count(left)).to.equal(1);
       });
     });
+
+    describeLexicalIdentifiersAndTime({ store: () => store, scope: () => scope, memory });
 
     describe('persistence', () => {
       it('keeps memories, deletions and the index across a reopen', async () => {

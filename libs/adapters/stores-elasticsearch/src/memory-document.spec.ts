@@ -14,9 +14,23 @@ describe('memory documents', () => {
     });
     const stored = JSON.parse(JSON.stringify(toMemoryDocument(record)));
     expect(stored.eventRanges).to.deep.equal([{ gte: 1_000, lt: 2_000 }]);
+    expect(stored.lexicalTerms).to.be.a('string');
+    expect(stored.identifiers).to.include('m1');
     const read = fromMemoryDocument(stored);
     expect(read.vector).to.be.instanceOf(Float32Array);
     expect(plainRecord(read)).to.deep.equal(plainRecord(record));
+  });
+
+  it('stores the memory\'s lexical terms joined by spaces and its identifiers, lower-cased', () => {
+    const record = memoryRecord({ tenantId: 't', endUserId: 'u' }, 'Mem-1', 3, {
+      jobId: 'Job-9',
+      content: 'Painted the fence; ticket TKT-5521',
+      originalContent: 'painted the fence, ticket TKT-5521',
+      userContext: 'Garden',
+    });
+    const document = toMemoryDocument(record);
+    expect(document.lexicalTerms).to.equal('paint fenc ticket tkt 5521 garden');
+    expect(document.identifiers).to.deep.equal(['mem-1', 'job-9', 'tkt-5521']);
   });
 
   it('turns an instant (end <= start) into the point [start, start]', () => {

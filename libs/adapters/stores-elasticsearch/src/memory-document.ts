@@ -1,14 +1,24 @@
 import type { TimeMention } from '@memory/contracts';
+import { memoryIdentifiers, memoryTerms } from '@memory/lexical';
 import type { MemoryRecord } from '@memory/ports';
 
 /** A date_range value: an interval [gte, lt) or an instant [gte, lte]. */
 export type EventRange = { gte: number; lt: number } | { gte: number; lte: number };
 
+/** Fields the adapter derives from a memory on write, for searching; never part of a MemoryRecord. */
+export interface DerivedFields {
+  eventRanges: EventRange[];
+  /** memoryTerms joined by spaces: analysed here, so Elasticsearch only splits on whitespace and ranks the same terms. */
+  lexicalTerms: string;
+  /** memoryIdentifiers, lower-cased, for exact lookup. */
+  identifiers: string[];
+}
+
 /** A memory as stored: every MemoryRecord field under its own name, the vector as numbers, plus derived fields. */
-export type MemoryDocument = Omit<MemoryRecord, 'vector'> & { vector: number[]; eventRanges: EventRange[] };
+export type MemoryDocument = Omit<MemoryRecord, 'vector'> & { vector: number[] } & DerivedFields;
 
 /** Fields the adapter derives on write and drops on read. */
-const DERIVED = ['eventRanges'] as const;
+const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers'];
 
 /**
  * One range per time mention. An instant (end <= start) becomes the point [start, start]: a range with lt <= gte
@@ -18,10 +28,15 @@ export function eventRanges(times: readonly TimeMention[]): EventRange[] {
   return times.map(({ start, end }) => (end > start ? { gte: start, lt: end } : { gte: start, lte: start }));
 }
 
+/** The lexical fields of a memory; also how documents written before these fields existed are filled in (migrate.ts). */
+export function lexicalFields(record: Parameters<typeof memoryTerms>[0]): Pick<DerivedFields, 'lexicalTerms' | 'identifiers'> {
+  return { lexicalTerms: memoryTerms(record).join(' '), identifiers: memoryIdentifiers(record) };
+}
+
 export function toMemoryDocument(record: MemoryRecord): MemoryDocument {
   const { vector, ...fields } = record;
   // Float32 values widen to doubles exactly and JSON prints them so that they parse back to the same float32.
-  return { ...fields, vector: Array.from(vector), eventRanges: eventRanges(record.eventTimes) };
+  return { ...fields, vector: Array.from(vector), eventRanges: eventRanges(record.eventTimes), ...lexicalFields(record) };
 }
 
 export function fromMemoryDocument(source: MemoryDocument): MemoryRecord {

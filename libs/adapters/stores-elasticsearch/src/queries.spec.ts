@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cosineFromScore, idsPageRequest, knnSearchRequest, numCandidates, timeRangeFilter } from './queries.js';
+import { cosineFromScore, identifiersRequest, idsPageRequest, inRangeQuery, knnSearchRequest, numCandidates, textSearchRequest, timeRangeFilter } from './queries.js';
 
 const scope = { tenantId: 'acme', endUserId: 'u1' };
 const vector = Float32Array.from([0.6, 0.8]);
@@ -60,5 +60,33 @@ describe('knn query', () => {
     expect(first).to.not.have.property('search_after');
     expect(first.query).to.deep.equal({ bool: { filter: [{ term: { tenantId: 'acme' } }, { term: { endUserId: 'u1' } }] } });
     expect(idsPageRequest('i', scope, 1000, 'm9').search_after).to.deep.equal(['m9']);
+  });
+});
+
+describe('lexical and time queries', () => {
+  const scopeFilter = [{ term: { tenantId: 'acme' } }, { term: { endUserId: 'u1' } }];
+
+  it('matches any of the pre-analysed terms, each once, within the scope and the time range', () => {
+    const request = textSearchRequest('i', scope, { terms: ['paint', 'lake', 'paint'], k: 7, timeRange: { from: 10, to: 20 } });
+    expect(request.query).to.deep.equal({
+      bool: {
+        must: [{ match: { lexicalTerms: { query: 'paint lake', operator: 'or' } } }],
+        filter: [...scopeFilter, timeRangeFilter({ from: 10, to: 20 })],
+      },
+    });
+    expect(request.size).to.equal(7);
+    expect(textSearchRequest('i', scope, { terms: ['x'], k: 50_000 }).size).to.equal(10_000);
+    expect((textSearchRequest('i', scope, { terms: ['x'], k: 1 }).query as { bool: { filter: unknown[] } }).bool.filter).to.deep.equal(scopeFilter);
+  });
+
+  it('looks identifiers up as exact keywords, newest first, at most limit', () => {
+    const request = identifiersRequest('i', scope, ['ord-1', 'job-2'], 3);
+    expect(request.query).to.deep.equal({ bool: { filter: [...scopeFilter, { terms: { identifiers: ['ord-1', 'job-2'] } }] } });
+    expect(request.sort).to.deep.equal([{ createdAt: 'desc' }, { id: 'asc' }]);
+    expect(request.size).to.equal(3);
+  });
+
+  it('selects a time range with the knn time filter', () => {
+    expect(inRangeQuery(scope, { from: 1, to: 2 })).to.deep.equal({ bool: { filter: [...scopeFilter, timeRangeFilter({ from: 1, to: 2 })] } });
   });
 });

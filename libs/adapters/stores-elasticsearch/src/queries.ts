@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Scope, VectorQuery } from '@memory/ports';
+import type { Scope, TextQuery, VectorQuery } from '@memory/ports';
 import { MAX_CANDIDATES } from './options.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -82,6 +82,54 @@ export function idsPageRequest(index: string, scope: Scope, pageSize: number, af
     sort: [{ id: 'asc' }],
     size: pageSize,
     _source: false,
+    track_total_hits: false,
+    ...(after === undefined ? {} : { search_after: [after] }),
+  };
+}
+
+/**
+ * BM25 over the pre-analysed lexicalTerms of one end user's memories (and the time range): the query's terms joined
+ * by spaces, any of them may match. Each term once, as the embedded index counts them: a repeated term would weigh
+ * twice in Lucene's boolean query.
+ */
+export function textSearchRequest(index: string, scope: Scope, query: TextQuery): estypes.SearchRequest {
+  const k = Math.min(query.k, MAX_CANDIDATES);
+  const filter = scopeFilter(scope);
+  if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
+  return {
+    index,
+    query: { bool: { must: [{ match: { lexicalTerms: { query: [...new Set(query.terms)].join(' '), operator: 'or' } } }], filter } },
+    size: k,
+    _source: ['id'],
+    track_total_hits: false,
+  };
+}
+
+/** Memories of one end user holding any of the identifiers exactly, newest first (ties by id). */
+export function identifiersRequest(index: string, scope: Scope, identifiers: string[], limit: number): estypes.SearchRequest {
+  return {
+    index,
+    query: { bool: { filter: [...scopeFilter(scope), { terms: { identifiers } }] } },
+    sort: [{ createdAt: 'desc' }, { id: 'asc' }],
+    size: Math.min(limit, MAX_CANDIDATES),
+    _source: ['id'],
+    track_total_hits: false,
+  };
+}
+
+/** The scope and time filter of one end user's memories in [from, to). */
+export function inRangeQuery(scope: Scope, range: { from: number; to: number }): Query {
+  return { bool: { filter: [...scopeFilter(scope), timeRangeFilter(range)] } };
+}
+
+/** A page of the memories `query` matches, in id order, with what their moment in a range is computed from. */
+export function timedPageRequest(index: string, query: Query, pageSize: number, after: string | undefined): estypes.SearchRequest {
+  return {
+    index,
+    query,
+    sort: [{ id: 'asc' }],
+    size: pageSize,
+    _source: ['id', 'createdAt', 'eventTimes'],
     track_total_hits: false,
     ...(after === undefined ? {} : { search_after: [after] }),
   };

@@ -1,6 +1,7 @@
-import { errors, type Client } from '@elastic/elasticsearch';
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { call, engineError } from './errors.js';
+import { fillLexicalFields, migrateIndex } from './migrate.js';
 import { indexNames } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 import { indexTemplates } from './templates.js';
@@ -9,28 +10,43 @@ const isType = (error: unknown, type: string) =>
   error instanceof errors.ResponseError && (error.meta.body as { error?: { type?: string } } | undefined)?.error?.type === type;
 
 /**
- * Makes sure every index of the prefix exists with its template's mapping: puts the templates (idempotent) and
- * creates the indices that are missing. Refuses, before changing anything, a memories index whose vectors have
- * other dimensions than the options say: a new embedding model needs new indices (another prefix), filled by replay.
+ * Makes sure every index of the prefix exists with its template's mapping: puts the templates (idempotent), creates
+ * the indices that are missing and migrates those of an older schema version in place (migrate.ts). Refuses, before
+ * changing anything, a memories index whose vectors have other dimensions than the options say: a new embedding
+ * model needs new indices (another prefix), filled by replay.
  */
 export async function ensureIndices(client: Client, settings: ElasticsearchStoresSettings): Promise<void> {
-  await checkDimensions(client, settings);
+  const existing = await readMappings(client, settings);
+  checkDimensions(existing, settings);
+  const memories = indexNames(settings.prefix).memories;
   await Promise.all(
     indexTemplates(settings).map(async (template) => {
       await call('VECTORS', `put index template ${template.name}`, () => client.indices.putIndexTemplate(template.request));
+      const current = existing[template.name]?.mappings;
+      if (current) {
+        const fill = template.name === memories ? () => fillLexicalFields(client, memories) : undefined;
+        await migrateIndex(client, template.name, current, template.request.template!.mappings!, fill);
+        return;
+      }
       try {
         await client.indices.create({ index: template.name });
       } catch (error) {
-        // Another process (or an earlier open) created it first: that is the state we want.
+        // Another process created it first: that is the state we want (its template is the same one).
         if (!isType(error, 'resource_already_exists_exception')) throw engineError('VECTORS', `create index ${template.name}`, error);
       }
     }),
   );
 }
 
-async function checkDimensions(client: Client, settings: ElasticsearchStoresSettings): Promise<void> {
+async function readMappings(client: Client, settings: ElasticsearchStoresSettings): Promise<estypes.IndicesGetMappingResponse> {
+  const names = Object.values(indexNames(settings.prefix));
+  return call('VECTORS', `read the mappings of ${names.join(', ')}`, () =>
+    client.indices.getMapping({ index: names, ignore_unavailable: true, allow_no_indices: true }),
+  );
+}
+
+function checkDimensions(mappings: estypes.IndicesGetMappingResponse, settings: ElasticsearchStoresSettings): void {
   const index = indexNames(settings.prefix).memories;
-  const mappings = await call('VECTORS', `read the mapping of ${index}`, () => client.indices.getMapping({ index, ignore_unavailable: true, allow_no_indices: true }));
   const vector = mappings[index]?.mappings.properties?.['vector'] as { dims?: number } | undefined;
   if (vector?.dims === undefined || vector.dims === settings.dims) return;
   throw new MemoryServiceError(

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { resolveElasticsearchStoresOptions } from './options.js';
-import { indexTemplates, memoryMapping } from './templates.js';
+import { indexTemplates, memoryMapping, SCHEMA_VERSION } from './templates.js';
 
 const settings = (overrides = {}) => resolveElasticsearchStoresOptions({ node: 'http://127.0.0.1:9200', dims: 384, ...overrides });
 
@@ -24,6 +24,14 @@ describe('index templates', () => {
     expect(properties['createdAt']).to.deep.equal({ type: 'date', format: 'epoch_millis' });
     expect(properties['eventRanges']).to.deep.equal({ type: 'date_range', format: 'epoch_millis' });
     expect(properties['eventTimes']).to.deep.equal({ type: 'object', enabled: false });
+  });
+
+  it('maps the pre-analysed lexical terms as whitespace-split BM25 text and the identifiers as keywords (schema 2)', () => {
+    const mapping = memoryMapping(settings());
+    expect(mapping.properties!['lexicalTerms']).to.deep.equal({ type: 'text', analyzer: 'whitespace', index_options: 'freqs' });
+    expect(mapping.properties!['identifiers']).to.deep.equal({ type: 'keyword' });
+    expect(SCHEMA_VERSION).to.equal(2);
+    expect(mapping._meta).to.deep.equal({ schemaVersion: 2, dims: 384 });
   });
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {

@@ -2,8 +2,11 @@ import type { estypes } from '@elastic/elasticsearch';
 import { indexNames } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 
-/** Bumped whenever a mapping below changes; stored as the template's version and in the index _meta. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Bumped whenever a mapping below changes; stored as the template's version and in the index _meta. An index of an
+ * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers.
+ */
+export const SCHEMA_VERSION = 2;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -18,7 +21,7 @@ const integer: estypes.MappingProperty = { type: 'integer' };
 /**
  * The mapping of a memory document. `dynamic: false` keeps a field that MemoryRecord gains later in _source (so it
  * is stored and read back at once) without indexing it until this mapping names it. Fields that only the adapter
- * writes (eventRanges) are dropped again when a document becomes a MemoryRecord.
+ * writes (eventRanges, lexicalTerms, identifiers) are dropped again when a document becomes a MemoryRecord.
  */
 export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims' | 'hnsw'>): estypes.MappingTypeMapping {
   return {
@@ -51,6 +54,12 @@ export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims'
       eventTimes: { type: 'object', enabled: false },
       // One range per mention, [start, end) or the instant [start, start], so a time filter is one range query.
       eventRanges: { type: 'date_range', format: 'epoch_millis' },
+      // memoryTerms of @memory/lexical, joined by spaces: the terms arrive analysed (the same function serves the
+      // embedded index), so the whitespace analyser (a core one) only splits them. Default similarity: BM25, k1 1.2,
+      // b 0.75, as the embedded index. No positions: nothing searches phrases here.
+      lexicalTerms: { type: 'text', analyzer: 'whitespace', index_options: 'freqs' },
+      // memoryIdentifiers: the memory's own id, its job's id and the codes written in it, lower-cased.
+      identifiers: keyword,
       embeddingModel: keyword,
       vector: {
         type: 'dense_vector',

@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import type { Centroid, MemoryRecord, Scope, VectorQuery } from '@memory/ports';
+import type { Centroid, MemoryRecord, Scope, TextQuery, VectorQuery } from '@memory/ports';
 
 // The same codes as the embedded adapters, so a caller handles a bad argument alike whichever store it talks to.
 
@@ -49,11 +49,30 @@ export function checkRecord(record: MemoryRecord, dims: number): void {
 }
 
 export function checkQuery(query: VectorQuery, dims: number): void {
-  if (!Number.isInteger(query?.k) || query.k < 0) reject('VECTORS.INVALID_QUERY', `k must be a whole number >= 0, got ${String(query?.k)}`);
+  checkLimit(query?.k, 'k');
   checkVector(query.vector, dims, 'VECTORS.INVALID_QUERY', 'a query');
-  const range = query.timeRange;
-  if (range !== undefined && (typeof range?.from !== 'number' || typeof range.to !== 'number' || Number.isNaN(range.from) || Number.isNaN(range.to))) {
-    reject('VECTORS.INVALID_QUERY', 'timeRange needs numeric from and to');
+  if (query.timeRange !== undefined) checkTimeRange(query.timeRange);
+}
+
+export function checkTimeRange(range: { from: number; to: number }): void {
+  if (typeof range?.from !== 'number' || typeof range.to !== 'number' || Number.isNaN(range.from) || Number.isNaN(range.to)) {
+    reject('VECTORS.INVALID_QUERY', 'a time range needs numeric from and to');
+  }
+}
+
+export function checkLimit(limit: number, what = 'limit'): void {
+  if (!Number.isInteger(limit) || limit < 0) reject('VECTORS.INVALID_QUERY', `${what} must be a whole number >= 0, got ${String(limit)}`);
+}
+
+export function checkTextQuery(query: TextQuery): void {
+  checkLimit(query?.k, 'k');
+  if (!Array.isArray(query.terms) || !query.terms.every((term) => typeof term === 'string')) reject('VECTORS.INVALID_QUERY', 'terms must be an array of strings');
+  if (query.timeRange !== undefined) checkTimeRange(query.timeRange);
+}
+
+export function checkIdentifiers(identifiers: string[]): void {
+  if (!Array.isArray(identifiers) || !identifiers.every((identifier) => typeof identifier === 'string')) {
+    reject('VECTORS.INVALID_QUERY', 'identifiers must be an array of strings');
   }
 }
 

@@ -1,14 +1,15 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import type { MemoryRecord, Scope, ScoredId, VectorQuery, VectorStore } from '@memory/ports';
+import type { MemoryRecord, Scope, ScoredId, TextQuery, TimedId, VectorQuery, VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { call } from './errors.js';
+import { searchInTimeRange } from './in-time-range.js';
 import { fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, idsPageRequest, knnSearchRequest, scopeFilter } from './queries.js';
-import { checkIds, checkQuery, checkRecord, checkScope } from './validate.js';
+import { cosineFromScore, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { checkIdentifiers, checkIds, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
 const IDS_PAGE = 1_000;
 
@@ -17,9 +18,9 @@ const memoryDocumentId = (scope: Scope, id: string) => documentId(scope.tenantId
 /**
  * VectorStore on one Elasticsearch index of memory documents, _id derived from (tenant, end user, memory id).
  *
- * Reads by id (get) are realtime: they see every acknowledged write at once. Searches (knn, count, ids) see what
- * the last refresh made visible, which is why writes wait for one by default (see `refresh` in the options and
- * README.md).
+ * Reads by id (get) are realtime: they see every acknowledged write at once. Searches (knn, textSearch,
+ * findByIdentifiers, inTimeRange, count, ids) see what the last refresh made visible, which is why writes wait for
+ * one by default (see `refresh` in the options and README.md).
  */
 export class ElasticsearchVectorStore implements VectorStore {
   private readonly client: Client;
@@ -73,6 +74,42 @@ export class ElasticsearchVectorStore implements VectorStore {
     const request = knnSearchRequest(this.index, scope, query, this.settings.minCandidates);
     const response = await call('VECTORS', `knn search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
     return response.hits.hits.map((hit) => ({ id: hit._source!.id, score: cosineFromScore(hit._score ?? 0) }));
+  }
+
+  /**
+   * BM25 over the pre-analysed lexicalTerms field. The statistics behind it (document frequencies, average length)
+   * are the shard's, over every end user's memories, where the embedded store counts one end user's: the scores
+   * differ between the two, and rankings agree as far as words are about as rare in both. Elasticsearch's default
+   * similarity keeps the (k1 + 1) factor Lucene itself dropped, so its score is the textbook one, as the embedded.
+   */
+  async textSearch(scope: Scope, query: TextQuery): Promise<ScoredId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkTextQuery(query);
+    if (query.k === 0 || query.terms.length === 0) return [];
+    const request = textSearchRequest(this.index, scope, query);
+    const response = await call('VECTORS', `text search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
+    return response.hits.hits.map((hit) => ({ id: hit._source!.id, score: hit._score ?? 0 }));
+  }
+
+  async findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkIdentifiers(identifiers);
+    checkLimit(limit);
+    const wanted = [...new Set(identifiers.map((identifier) => identifier.toLowerCase()).filter((identifier) => identifier !== ''))];
+    if (wanted.length === 0 || limit === 0) return [];
+    const request = identifiersRequest(this.index, scope, wanted, limit);
+    const response = await call('VECTORS', `find memories by identifier in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
+    return response.hits.hits.map((hit) => hit._source!.id);
+  }
+
+  async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkTimeRange(range);
+    checkLimit(limit);
+    return searchInTimeRange(this.client, this.index, scope, range, limit);
   }
 
   async ids(scope: Scope): Promise<string[]> {

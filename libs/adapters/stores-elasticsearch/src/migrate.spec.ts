@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import { Client } from '@elastic/elasticsearch';
+import { Bm25Index, lexicalTerms, memoryTerms } from '@memory/lexical';
+import type { MemoryRecord } from '@memory/ports';
+import { describeWithEngine, freshScope, localEngines, memoryRecord, plainRecord, uniqueName } from '@memory/testing';
+import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
+import { toMemoryDocument } from './memory-document.js';
+import { documentId } from './names.js';
+import { memoryMapping } from './templates.js';
+
+const DIMS = 4;
+const { node } = elasticsearchStoresOptionsFromEnv();
+
+describeWithEngine('stores-elasticsearch schema migration', localEngines().elasticsearch, () => {
+  const options: ElasticsearchStoresOptions = { node, prefix: uniqueName('test-migrate'), dims: DIMS, refreshInterval: '100ms' };
+  const index = `${options.prefix}-memories`;
+  const raw = new Client({ node });
+  const scope = freshScope();
+  const text = (content: string): Partial<MemoryRecord> => ({ content, originalContent: content });
+  const records = [
+    memoryRecord(scope, 'm1', DIMS, text('Watercolour painting class on the pier, booking BK-3391')),
+    memoryRecord(scope, 'm2', DIMS, text('Painted the garden fence blue')),
+    memoryRecord(scope, 'm3', DIMS, text('Fixed the bike chain before the ride')),
+  ];
+
+  before(async function () {
+    this.timeout(30_000);
+    // The memories index as schema version 1 made it, holding documents as version 1 wrote them.
+    const mapping = memoryMapping(resolveElasticsearchStoresOptions(options));
+    delete mapping.properties!['lexicalTerms'];
+    delete mapping.properties!['identifiers'];
+    mapping._meta = { schemaVersion: 1, dims: DIMS };
+    await raw.indices.create({ index, mappings: mapping, settings: { number_of_replicas: 0 } });
+    const operations = records.flatMap((record) => {
+      const { lexicalTerms: _terms, identifiers: _identifiers, ...version1 } = toMemoryDocument(record);
+      return [{ index: { _index: index, _id: documentId(scope.tenantId, scope.endUserId, record.id) } }, version1];
+    });
+    await raw.bulk({ operations, refresh: true });
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await dropElasticsearchStores(options);
+    await raw.close();
+  });
+
+  it('adds the new fields to the existing index, fills them into its documents and records version 2, once', async function () {
+    this.timeout(30_000);
+    const stores = await openElasticsearchStores(options);
+    try {
+      const { mappings } = (await raw.indices.getMapping({ index }))[index]!;
+      expect(mappings.properties!['lexicalTerms']).to.deep.include({ type: 'text', analyzer: 'whitespace' });
+      expect(mappings.properties!['identifiers']).to.deep.equal({ type: 'keyword' });
+      expect(mappings._meta).to.deep.equal({ schemaVersion: 2, dims: DIMS });
+
+      expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('painting'), k: 5 })).map((h) => h.id).sort()).to.deep.equal(['m1', 'm2']);
+      expect(await stores.vectors.findByIdentifiers(scope, ['bk-3391'], 5)).to.deep.equal(['m1']);
+      expect(await stores.vectors.findByIdentifiers(scope, ['job-m3'], 5)).to.deep.equal(['m3']);
+      const read = await stores.vectors.get(scope, ['m1']);
+      expect(read.map(plainRecord)).to.deep.equal([plainRecord(records[0]!)]);
+    } finally {
+      await stores.close();
+    }
+    const versions = async () => (await raw.mget({ index, ids: records.map((r) => documentId(scope.tenantId, scope.endUserId, r.id)) })).docs.map((d) => ('_version' in d ? d._version : null));
+    expect(await versions()).to.deep.equal([2, 2, 2]);
+    await (await openElasticsearchStores(options)).close();
+    expect(await versions(), 'a second open finds nothing to migrate').to.deep.equal([2, 2, 2]);
+  });
+
+  // Before any test deletes a document: deleted documents count in Lucene's statistics until segments merge.
+  it('scores as the embedded BM25 index does over the same memories', async function () {
+    this.timeout(30_000);
+    const stores = await openElasticsearchStores(options);
+    try {
+      const reference = new Bm25Index();
+      for (const record of records) reference.add(record.id, memoryTerms(record));
+      for (const query of ['painting fence', 'bike ride garden', 'class']) {
+        const terms = lexicalTerms(query);
+        const expected = reference.search(terms, 10);
+        const hits = await stores.vectors.textSearch(scope, { terms, k: 10 });
+        expect(hits.map((h) => h.id), query).to.deep.equal(expected.map((h) => h.id));
+        // Lucene stores document lengths in one byte (exact for short ones), so scores agree closely, not exactly.
+        hits.forEach((hit, i) => expect(hit.score, `${query}: ${hit.id}`).to.be.closeTo(expected[i]!.score, expected[i]!.score * 0.02));
+      }
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('fills, at the next open, a document a writer of the old version added after the migration', async function () {
+    this.timeout(30_000);
+    const late = memoryRecord(scope, 'late', DIMS, text('Rowing regatta tickets RG-8812'));
+    const { lexicalTerms: _terms, identifiers: _identifiers, ...version1 } = toMemoryDocument(late);
+    await raw.index({ index, id: documentId(scope.tenantId, scope.endUserId, 'late'), document: version1, refresh: true });
+    const stores = await openElasticsearchStores(options);
+    try {
+      expect(await stores.vectors.findByIdentifiers(scope, ['rg-8812'], 5)).to.deep.equal(['late']);
+      expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('regatta'), k: 5 })).map((h) => h.id)).to.deep.equal(['late']);
+    } finally {
+      await stores.vectors.delete(scope, ['late']);
+      await stores.close();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+import type { LexicalSource } from '@memory/lexical';
+import { call, failureError } from './errors.js';
+import { lexicalFields } from './memory-document.js';
+import { SCHEMA_VERSION } from './templates.js';
+
+const BACKFILL_PAGE = 500;
+
+/** The schema version an index was created (or last migrated) with; 1 for indices from before it was recorded. */
+export function schemaVersionOf(mapping: estypes.MappingTypeMapping): number {
+  const version = mapping._meta?.['schemaVersion'];
+  return typeof version === 'number' ? version : 1;
+}
+
+/**
+ * Brings an index of an older schema version up to this one, in place, while it stays in use: every change so far
+ * only added fields, and Elasticsearch accepts new fields on an existing index (put mapping) where it refuses changed
+ * ones. Fields the index already has are left alone, so options that only apply at creation (dims, HNSW
+ * parameters) are never resent. `fill` then writes the new fields into the documents that predate them; the version
+ * in _meta goes up last, so an open interrupted half-way simply does the (idempotent) work again. `fill` runs on an
+ * up-to-date index too (one search when there is nothing to do): a process of the old version still writing during
+ * a rolling deploy leaves documents without the new fields after the migration.
+ */
+export async function migrateIndex(
+  client: Client,
+  index: string,
+  current: estypes.MappingTypeMapping,
+  wanted: estypes.MappingTypeMapping,
+  fill?: () => Promise<void>,
+): Promise<void> {
+  if (schemaVersionOf(current) >= SCHEMA_VERSION) {
+    await fill?.();
+    return;
+  }
+  const missing = Object.entries(wanted.properties ?? {}).filter(([field]) => !(field in (current.properties ?? {})));
+  if (missing.length > 0) {
+    await call('VECTORS', `add fields ${missing.map(([field]) => field).join(', ')} to ${index}`, () =>
+      client.indices.putMapping({ index, properties: Object.fromEntries(missing) }),
+    );
+  }
+  await fill?.();
+  // _meta is replaced as a whole: keep what the index recorded at creation (dims).
+  await call('VECTORS', `record schema version ${SCHEMA_VERSION} of ${index}`, () =>
+    client.indices.putMapping({ index, _meta: { ...current._meta, schemaVersion: SCHEMA_VERSION } }),
+  );
+}
+
+/**
+ * Writes lexicalTerms and identifiers into the memory documents written before those fields existed, computed from
+ * the document itself as a new write would. Each update is conditional on the version read: when it loses to a
+ * concurrent upsert, that upsert wrote the fields itself (a writer still on the old version did not, and the next
+ * round sees its document again). Every memory has identifiers (its own id at least), so "no identifiers" is
+ * exactly "not yet filled".
+ */
+export async function fillLexicalFields(client: Client, index: string): Promise<void> {
+  for (;;) {
+    const response = await call('VECTORS', `read memories without lexical fields in ${index}`, () =>
+      client.search<LexicalSource>({
+        index,
+        query: { bool: { must_not: [{ exists: { field: 'identifiers' } }] } },
+        size: BACKFILL_PAGE,
+        _source: ['id', 'jobId', 'content', 'originalContent', 'userContext', 'document'],
+        seq_no_primary_term: true,
+        track_total_hits: false,
+      }),
+    );
+    const hits = response.hits.hits;
+    if (hits.length === 0) return;
+    const operations = hits.flatMap((hit) => [
+      { update: { _index: index, _id: hit._id!, if_seq_no: hit._seq_no!, if_primary_term: hit._primary_term! } },
+      { doc: lexicalFields(hit._source!) },
+    ]);
+    // Refreshed, so that the next round's search no longer sees the documents just filled.
+    const result = await call('VECTORS', `fill lexical fields of ${hits.length} memories in ${index}`, () => client.bulk({ operations, refresh: true }));
+    for (const item of result.items.map((entry) => Object.values(entry)[0] as estypes.BulkResponseItem)) {
+      if (!item.error || item.status === 409) continue;
+      throw failureError('VECTORS', `fill lexical fields of memory document ${item._id} in ${index}`, {
+        status: item.status,
+        type: item.error.type,
+        reason: item.error.reason ?? undefined,
+      });
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { TimedId } from '@memory/ports';
+
+export interface TimeRange {
+  from: number;
+  to: number;
+}
+
+/** What a memory's moment in a range is computed from (fields of MemoryRecord). */
+export interface TimedSource {
+  id: string;
+  createdAt: number;
+  eventTimes: ReadonlyArray<{ start: number; end: number }>;
+}
+
+/**
+ * The point the nearest moments are measured from. A range open on one side has its middle at that infinity (every
+ * memory is equally far, so ids decide); one open on both sides has none, and epoch 0 stands in so that no time
+ * comes out NaN.
+ */
+export function rangeMiddle(range: TimeRange): number {
+  const middle = (range.from + range.to) / 2;
+  return Number.isNaN(middle) ? 0 : middle;
+}
+
+/** Whether one mention overlaps [from, to); an instant (end <= start) is the point [start, start]. */
+function overlaps(range: TimeRange, start: number, end: number): boolean {
+  return end > start ? start < range.to && end > range.from : start >= range.from && start < range.to;
+}
+
+/**
+ * The moment of a memory in [from, to) nearest the range's middle, or null when the memory is not in the range.
+ * A memory with event times is in the range when one of them overlaps it (its creation time does not count then);
+ * one without, when its creation time is inside. For an interval mention the moment is the point of it nearest the
+ * middle, clamped into the range; for an instant mention, or the creation time, it is that time itself.
+ */
+export function momentInRange(range: TimeRange, memory: Omit<TimedSource, 'id'>): number | null {
+  if (memory.eventTimes.length === 0) return overlaps(range, memory.createdAt, memory.createdAt) ? memory.createdAt : null;
+  const middle = rangeMiddle(range);
+  let best: number | null = null;
+  for (const { start, end } of memory.eventTimes) {
+    if (!overlaps(range, start, end)) continue;
+    const moment = end > start ? Math.min(Math.max(middle, start, range.from), end, range.to) : start;
+    if (best === null || Math.abs(moment - middle) < Math.abs(best - middle)) best = moment;
+  }
+  return best;
+}
+
+/** Distance of a found moment from the middle; infinite for every memory of a half-open range. */
+export function distanceFromMiddle(range: TimeRange, time: number): number {
+  return Math.abs(time - rangeMiddle(range));
+}
+
+/** The memories in the range, nearest the middle first (ties by id), at most `limit`. */
+export function nearestFirst(range: TimeRange, memories: Iterable<TimedSource>, limit: number): TimedId[] {
+  const found: Array<TimedId & { distance: number }> = [];
+  for (const memory of memories) {
+    const time = momentInRange(range, memory);
+    if (time !== null) found.push({ id: memory.id, time, distance: distanceFromMiddle(range, time) });
+  }
+  // Compared, not subtracted: two infinite distances are a tie, not NaN.
+  found.sort((a, b) => (a.distance < b.distance ? -1 : a.distance > b.distance ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return found.slice(0, limit).map(({ id, time }) => ({ id, time }));
+}
