@@ -143,13 +143,10 @@ describe('createEnricher / enrich', () => {
     expect(empty).to.deep.include({ keywords: [], entities: [], sentiment: 'neutral', sentimentScore: 0, enrichedText: '' });
   });
 
-  it('builds the text to embed from the content and a short suffix', () => {
-    const result = enrich('I love hiking with my dog on weekends');
-    const [first, suffix, ...rest] = result.enrichedText.split('\n');
-    expect(first).to.equal('I love hiking with my dog on weekends');
-    expect(suffix).to.match(/^Themes: [^.]+\.( Related: [^.]+\.)?$/);
-    expect(rest).to.deep.equal([]);
-    expect(suffix?.length ?? 0).to.be.lessThan(120);
+  it('embeds the content alone, trimmed (themes and synonyms stay in the payload, not in the vector)', () => {
+    const result = enrich('  I love hiking with my dog on weekends ');
+    expect(result.enrichedText).to.equal('I love hiking with my dog on weekends');
+    expect(result.themes.length).to.be.greaterThan(0);
   });
 
   it('is deterministic: the same input gives the same output', () => {

@@ -13,8 +13,6 @@ import { WordNet, type Synset } from './wordnet.js';
 export const MAX_SYNONYMS = 20;
 export const SYNONYMS_PER_KEYWORD = 3;
 /** The embedding suffix stays short so the vector is still mostly the content. */
-const SUFFIX_THEMES = 3;
-const SUFFIX_SYNONYMS = 6;
 /** Title cues that mean the work was watched, which makes it film talk unless TV words say otherwise. */
 const WATCH_CUES: ReadonlySet<string> = new Set(['watch', 'rewatch', 'binge', 'stream', 'see', 'movie', 'film', 'flick']);
 
@@ -71,7 +69,7 @@ function enrich(wordnet: WordNet, input: EnrichInput): Enrichment {
     sentimentScore: sentiment.score,
     movieGenre: movie.genre,
     mentionedTitles: [...new Set(titles.map((title) => title.name))],
-    enrichedText: embeddingText(content, themes, synonyms),
+    enrichedText: content.trim(),
   };
 }
 
@@ -139,12 +137,4 @@ function usableSynonym(lemma: string, word: string): boolean {
 /** British and American spellings count as one word ("realise", "realize"). */
 function spellingKey(word: string): string {
   return word.replace(/is(e|ed|es|ing|ation)$/, 'iz$1');
-}
-
-function embeddingText(content: string, themes: readonly string[], synonyms: readonly string[]): string {
-  const parts: string[] = [];
-  if (themes.length > 0) parts.push(`Themes: ${themes.slice(0, SUFFIX_THEMES).join(', ')}.`);
-  if (synonyms.length > 0) parts.push(`Related: ${synonyms.slice(0, SUFFIX_SYNONYMS).join(', ')}.`);
-  const body = content.trim();
-  return parts.length > 0 ? `${body}\n${parts.join(' ')}` : body;
 }

@@ -31,7 +31,7 @@ export interface Fused {
  * the normalised scores keep how much better the first hit is than the tenth, which ranks alone throw away. A
  * memory missing from a list gets 0 from it. The result is in 0..1: 1 only for a memory first in every list.
  */
-export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.5 } as const;
+export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.2 } as const;
 
 export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrfShare?: number } = {}): Fused[] {
   const rrfK = options.rrfK ?? FUSION_DEFAULTS.rrfK;

@@ -5,7 +5,7 @@ import type { SearchMode, Strategy } from './request.js';
 /** Fusion weight of each list in automatic routing (see fuse); documented in the README's search section. */
 export const ROUTING_WEIGHTS = {
   dense: 1,
-  bm25: 0.7,
+  bm25: 0.5,
   entity_anchor: 0.5,
   temporal_range: 0.6,
   direct_lookup: 3,

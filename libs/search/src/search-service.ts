@@ -1,6 +1,7 @@
 import { scoreSentiment } from '@memory/enrichment';
 import { graphIds } from '@memory/ports';
 import { dynamicScore } from './dynamic-scoring.js';
+import { withEpisodeContext } from './episodes.js';
 import { fuse, type Fused } from './fusion.js';
 import { toPayload } from './payload.js';
 import { analyseQuery } from './query-analysis.js';
@@ -18,6 +19,8 @@ export type { SearchDeps } from './strategies/types.js';
 const SENTIMENT_MATCH_BOOST = 0.1;
 /** Fewer time-filtered semantic hits than this many times the limit, and the semantic path also runs unfiltered. */
 const TIME_FILTER_FALLBACK = 1;
+/** Fused candidates read back to find each other's episode neighbours (see withEpisodeContext). */
+const EPISODE_POOL = 100;
 
 /**
  * Search over one end user's memories: the query is analysed (identifiers, time range, entity spans, terms),
@@ -36,7 +39,7 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
   const tag = (strategy: Strategy) => (outcome: StrategyOutcome) => ({ ...outcome, strategy });
   if (runs('direct_lookup')) outcomes.push(directLookup(context, analysis, plan.weights.direct_lookup).then(tag('direct_lookup')));
   if (runs('temporal_range')) outcomes.push(temporalRange(context, analysis, plan.weights.temporal_range).then(tag('temporal_range')));
-  if (runs('entity_anchor')) outcomes.push(memoryCount.then((n) => entityAnchor(context, analysis, plan.weights.entity_anchor, n)).then(tag('entity_anchor')));
+  if (runs('entity_anchor')) outcomes.push(memoryCount.then((n) => entityAnchor(context, analysis, plan.weights.entity_anchor, n, request.strategy === 'entity_anchor')).then(tag('entity_anchor')));
   if (runs('centroid_aware')) {
     outcomes.push(
       (async () => {
@@ -84,10 +87,12 @@ async function hydrate(
   now: number,
   querySentiment: string | null,
 ): Promise<SearchHit[]> {
+  const pool = fused.slice(0, Math.max(EPISODE_POOL, request.limit * 2 + 20));
+  const memories = new Map((await deps.vectors.get(request.scope, pool.map((c) => c.id))).map((m) => [m.id, m]));
+  const inContext = withEpisodeContext(pool, new Map([...memories.values()].map((m) => [m.id, m.createdAt])));
   // Dynamic scoring moves a memory by at most a quarter of its score: twice the limit (and 20 more) holds every
   // memory that could reach the top.
-  const candidates = fused.slice(0, request.limit * 2 + 20);
-  const memories = new Map((await deps.vectors.get(request.scope, candidates.map((c) => c.id))).map((m) => [m.id, m]));
+  const candidates = inContext.slice(0, request.limit * 2 + 20);
   const hits: Array<SearchHit & { createdAt: number }> = [];
   for (const candidate of candidates) {
     const memory = memories.get(candidate.id);
@@ -109,10 +114,10 @@ async function hydrate(
   return hits.slice(0, request.limit).map(({ createdAt: _createdAt, ...hit }) => hit);
 }
 
-function explanation(candidate: Fused, relevance: number, factors: ReturnType<typeof dynamicScore> | null, sentimentMatch: boolean): Record<string, unknown> {
+function explanation(candidate: Fused & { episode?: { neighbour: string; boost: number } }, relevance: number, factors: ReturnType<typeof dynamicScore> | null, sentimentMatch: boolean): Record<string, unknown> {
   return {
     strategies: candidate.contributions,
-    fusion: { score: candidate.score, ...(sentimentMatch ? { sentimentMatch: true } : {}), relevance },
+    fusion: { score: candidate.score, ...(candidate.episode ? { episode: candidate.episode } : {}), ...(sentimentMatch ? { sentimentMatch: true } : {}), relevance },
     dynamicScoring: factors ? { recency: factors.recency, authority: factors.authority, finalScore: factors.finalScore } : null,
   };
 }

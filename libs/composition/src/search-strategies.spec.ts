@@ -6,8 +6,8 @@ import { createEmbeddedGraphStore } from '@memory/graph-embedded';
 import { graphIds, type Embedder, type GraphEdge, type GraphNode, type GraphStore, type MemoryRecord, type Scope } from '@memory/ports';
 import { freshScope, memoryRecord, unitVector } from '@memory/testing';
 import { openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
-import { searchMemories } from '../search-service.js';
-import type { SearchRequest } from '../request.js';
+import { searchMemories } from '@memory/search';
+import type { SearchRequest } from '@memory/search';
 
 const DIMS = 8;
 const DAY = 86_400_000;
@@ -64,8 +64,8 @@ describe('search strategies on the embedded stores', function () {
 
   it('temporal_range returns only memories in the range, nearest its middle first, without embedding', async () => {
     const may = (day: number) => ({ start: Date.UTC(2024, 4, day), end: Date.UTC(2024, 4, day + 1) });
-    await remember('early-may', { content: 'dentist appointment', eventTimes: [{ text: 'tomorrow', index: 0, iso: '2024-05-02', relative: true, ...may(2) }] });
-    await remember('mid-may', { content: 'concert with Jo', eventTimes: [{ text: 'Friday', index: 0, iso: '2024-05-17', relative: true, ...may(17) }] });
+    await remember('early-may', { content: 'dentist appointment', createdAt: Date.UTC(2024, 4, 1), eventTimes: [{ text: 'tomorrow', index: 0, iso: '2024-05-02', relative: true, ...may(2) }] });
+    await remember('mid-may', { content: 'concert with Jo', createdAt: Date.UTC(2024, 4, 16), eventTimes: [{ text: 'Friday', index: 0, iso: '2024-05-17', relative: true, ...may(17) }] });
     await remember('created-in-may', { content: 'started a new book', createdAt: Date.UTC(2024, 4, 20) });
     await remember('april', { content: 'tax return filed', createdAt: Date.UTC(2024, 4, 10), eventTimes: [{ text: 'last month', index: 0, iso: '2024-04', relative: true, start: Date.UTC(2024, 3, 1), end: Date.UTC(2024, 4, 1) }] });
     await remember('june', { content: 'beach trip', createdAt: Date.UTC(2024, 5, 2) });
