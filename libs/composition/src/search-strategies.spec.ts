@@ -106,6 +106,23 @@ describe('search strategies on the embedded stores', function () {
     expect(byJob.data[0]!.searchedWithNode).to.equal(graphIds.memory('mem_job_1718000000000_alice_0'));
   });
 
+  it('episode context lifts the answer recorded right after a matching question, which shares nothing with the query', async () => {
+    const t = Date.UTC(2024, 5, 1, 18);
+    await remember('question', { content: 'What did you research lately?', vector: unitVector(DIMS, { 0: 1 }), createdAt: t });
+    await remember('answer', { content: 'Adoption agencies, it is a dream of mine', vector: unitVector(DIMS, { 4: 1 }), createdAt: t + 60_000 });
+    await remember('unrelated', { content: 'Groceries for the week', vector: unitVector(DIMS, { 4: 1 }), createdAt: t + 3_600_000 });
+    const embedder = fixedEmbedder({ 'what was I studying': unitVector(DIMS, { 0: 1 }) });
+    const { data } = await searchMemories(
+      { vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW },
+      { scope, query: 'what was I studying', limit: 3, useDynamicScoring: false, strategy: 'centroid_aware', explain: true },
+    );
+    expect(data.map((h) => h.id).slice(0, 2)).to.deep.include.members(['question', 'answer']);
+    const answer = data.find((h) => h.id === 'answer')!;
+    expect((answer.explain!['episode'] as { neighbour: string }).neighbour).to.equal('question');
+    const unrelated = data.findIndex((h) => h.id === 'unrelated');
+    expect(unrelated === -1 || unrelated > data.findIndex((h) => h.id === 'answer'), 'the memory recorded an hour later is not lifted').to.equal(true);
+  });
+
   it('centroid_aware picks META for a query near the user centroid and SPECIFIC far from it', async () => {
     // Twelve memories spread around axes 0 and 1; the centroid lies between them.
     for (let i = 0; i < 12; i++) {

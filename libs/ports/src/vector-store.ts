@@ -38,6 +38,11 @@ export interface VectorStore {
   findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]>;
   /** Memories whose event times (or creation time, when they have none) overlap [from, to), nearest its middle first. */
   inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]>;
+  /**
+   * Memories created within windowMs of any of these instants (ms epoch), `time` their creation time, oldest first
+   * (ties by id): the memories recorded around others, for episode context in search.
+   */
+  createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]>;
   /** Every memory id of an end user, for maintenance and tests; not for the request path. */
   ids(scope: Scope): Promise<string[]>;
   count(scope: Scope): Promise<number>;

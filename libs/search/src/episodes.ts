@@ -1,47 +1,97 @@
-import type { Fused } from './fusion.js';
+import type { MemoryRecord, Scope, ScoredId, VectorStore } from '@memory/ports';
+import { cosine } from './centroid-mode.js';
 
 /**
  * Episode context: memories recorded within `windowMs` of each other belong to one exchange (a question and its
- * answer, a message and its follow-up), and a memory whose neighbour matches the query well is likely part of
- * the answer even when its own words do not match ("Yes, adoption agencies!" after "What did you research?").
+ * answer, a message and its follow-ups), and a memory whose neighbour matches the query is likely part of the
+ * answer even when its own words do not ("Yes, adoption agencies!" after "What did you research?"). Each of the
+ * semantic path's lists (kNN and BM25) is smoothed before fusion:
  *
- *   score'(d) = (score(d) + weight · max score of d's neighbours among the candidates) / (1 + weight)
+ *   score'(d) = score(d) + weight · max score of the memories created within windowMs of d
  *
- * Neighbours are looked for among the fused candidates only (no extra store read). Dividing by 1 + weight keeps
- * the score in 0..1.
+ * The neighbours are read from the store around the best `seeds` of each list (createdNear), so a memory that
+ * neither list found can rise on its neighbour's score; their kNN score is computed from their vectors, their BM25
+ * score taken from the BM25 list (0 when absent).
+ *
+ * Measured on LoCoMo dev (turns a minute apart), through the service: recall_any@10 0.751 with post-fusion
+ * smoothing among the candidates only, 0.796 with this (all@10 0.637 -> 0.670).
  */
-export const EPISODE_DEFAULTS = { windowMs: 90_000, weight: 0.3 } as const;
-
-export interface EpisodeBoost {
-  neighbour: string;
-  boost: number;
+export interface EpisodeOptions {
+  windowMs: number;
+  weight: number;
+  /** How many of each list's best memories have their neighbours read. */
+  seeds: number;
+  /** At most this many neighbours are read. */
+  maxPool: number;
 }
 
-export function withEpisodeContext(
-  candidates: readonly Fused[],
-  createdAtOf: ReadonlyMap<string, number>,
-  options: { windowMs?: number; weight?: number } = {},
-): Array<Fused & { episode?: EpisodeBoost }> {
-  const windowMs = options.windowMs ?? EPISODE_DEFAULTS.windowMs;
-  const weight = options.weight ?? EPISODE_DEFAULTS.weight;
-  const timed = candidates.filter((c) => createdAtOf.has(c.id)).sort((a, b) => createdAtOf.get(a.id)! - createdAtOf.get(b.id)!);
-  const best = new Map<string, { id: string; score: number }>();
-  // Sorted by time, each memory's neighbours are a contiguous run: a sliding window, not all pairs.
+export const EPISODE_DEFAULTS: Readonly<EpisodeOptions> = { windowMs: 180_000, weight: 0.5, seeds: 50, maxPool: 600 };
+
+export interface EpisodeLists {
+  dense: ScoredId[];
+  lexical: ScoredId[];
+  /** The memory whose score lifted each lifted memory, and by how much (for explain). */
+  boosts: Map<string, { neighbour: string; dense: number; lexical: number }>;
+}
+
+export async function withEpisodeContext(
+  vectors: VectorStore,
+  scope: Scope,
+  query: Float32Array,
+  dense: ScoredId[],
+  lexical: ScoredId[],
+  k: number,
+  options: Partial<EpisodeOptions> = {},
+): Promise<EpisodeLists> {
+  const { windowMs, weight, seeds, maxPool } = { ...EPISODE_DEFAULTS, ...options };
+  const seedIds = [...new Set([...dense.slice(0, seeds), ...lexical.slice(0, seeds)].map((h) => h.id))];
+  if (seedIds.length === 0 || weight === 0) return { dense, lexical, boosts: new Map() };
+  const records = new Map((await vectors.get(scope, seedIds)).map((m) => [m.id, m]));
+  const near = await vectors.createdNear(scope, [...records.values()].map((m) => m.createdAt), windowMs, maxPool);
+  const missing = near.map((n) => n.id).filter((id) => !records.has(id));
+  for (const m of missing.length > 0 ? await vectors.get(scope, missing) : []) records.set(m.id, m);
+
+  const pool = [...records.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  const denseScore = new Map(dense.map((h) => [h.id, h.score]));
+  for (const m of pool) if (!denseScore.has(m.id)) denseScore.set(m.id, cosine(query, m.vector));
+  const lexicalScore = new Map(lexical.map((h) => [h.id, h.score]));
+
+  const smoothedDense = new Map<string, number>();
+  const smoothedLexical = new Map<string, number>();
+  const boosts = new Map<string, { neighbour: string; dense: number; lexical: number }>();
+  forEachNeighbourhood(pool, windowMs, (memory, neighbours) => {
+    const best = (scores: Map<string, number>) => neighbours.reduce<{ id: string; score: number } | null>((top, n) => {
+      const score = scores.get(n.id) ?? 0;
+      return !top || score > top.score ? { id: n.id, score } : top;
+    }, null);
+    const d = best(denseScore);
+    const l = best(lexicalScore);
+    const denseBoost = weight * Math.max(0, d?.score ?? 0);
+    const lexicalBoost = weight * Math.max(0, l?.score ?? 0);
+    smoothedDense.set(memory.id, (denseScore.get(memory.id) ?? 0) + denseBoost);
+    smoothedLexical.set(memory.id, (lexicalScore.get(memory.id) ?? 0) + lexicalBoost);
+    if (d && (denseBoost > 0 || lexicalBoost > 0)) boosts.set(memory.id, { neighbour: d.id, dense: denseBoost, lexical: lexicalBoost });
+  });
+  // Memories of the lists outside the pool (past the seeds, with no neighbour read) keep their own score.
+  for (const h of dense) if (!smoothedDense.has(h.id)) smoothedDense.set(h.id, h.score);
+  for (const h of lexical) if (!smoothedLexical.has(h.id)) smoothedLexical.set(h.id, h.score);
+  const ranked = (scores: Map<string, number>) =>
+    [...scores]
+      .filter(([, score]) => score > 0)
+      .map(([id, score]) => ({ id, score }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, k);
+  return { dense: ranked(smoothedDense), lexical: ranked(smoothedLexical), boosts };
+}
+
+/** Calls `visit` for each memory (sorted by createdAt) with the others created within windowMs of it. */
+function forEachNeighbourhood(sorted: MemoryRecord[], windowMs: number, visit: (memory: MemoryRecord, neighbours: MemoryRecord[]) => void): void {
   let start = 0;
-  for (let i = 0; i < timed.length; i++) {
-    const t = createdAtOf.get(timed[i]!.id)!;
-    while (createdAtOf.get(timed[start]!.id)! < t - windowMs) start++;
-    for (let j = start; j < timed.length && createdAtOf.get(timed[j]!.id)! <= t + windowMs; j++) {
-      if (j === i) continue;
-      const current = best.get(timed[i]!.id);
-      if (!current || timed[j]!.score > current.score) best.set(timed[i]!.id, { id: timed[j]!.id, score: timed[j]!.score });
-    }
+  for (let i = 0; i < sorted.length; i++) {
+    const t = sorted[i]!.createdAt;
+    while (sorted[start]!.createdAt < t - windowMs) start++;
+    const neighbours: MemoryRecord[] = [];
+    for (let j = start; j < sorted.length && sorted[j]!.createdAt <= t + windowMs; j++) if (j !== i) neighbours.push(sorted[j]!);
+    visit(sorted[i]!, neighbours);
   }
-  return candidates
-    .map((c) => {
-      const neighbour = best.get(c.id);
-      if (!neighbour || weight === 0) return { ...c, score: c.score / (1 + weight) };
-      return { ...c, score: (c.score + weight * neighbour.score) / (1 + weight), episode: { neighbour: neighbour.id, boost: (weight * neighbour.score) / (1 + weight) } };
-    })
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -1,7 +1,6 @@
 import { scoreSentiment } from '@memory/enrichment';
 import { graphIds } from '@memory/ports';
 import { dynamicScore } from './dynamic-scoring.js';
-import { withEpisodeContext } from './episodes.js';
 import { fuse, type Fused } from './fusion.js';
 import { toPayload } from './payload.js';
 import { analyseQuery } from './query-analysis.js';
@@ -19,8 +18,6 @@ export type { SearchDeps } from './strategies/types.js';
 const SENTIMENT_MATCH_BOOST = 0.1;
 /** Fewer time-filtered semantic hits than this many times the limit, and the semantic path also runs unfiltered. */
 const TIME_FILTER_FALLBACK = 1;
-/** Fused candidates read back to find each other's episode neighbours (see withEpisodeContext). */
-const EPISODE_POOL = 100;
 
 /**
  * Search over one end user's memories: the query is analysed (identifiers, time range, entity spans, terms),
@@ -75,7 +72,8 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
     return best?.node ?? graphIds.user(request.scope);
   };
   const querySentiment = plan.matchSentiment ? scoreSentiment(request.query, new Set()).label : null;
-  const hits = await hydrate(deps, request, fused, anchorOf, now, querySentiment);
+  const detailsOf = (id: string) => Object.assign({}, ...results.map((r) => r.details?.get(id) ?? {})) as Record<string, unknown>;
+  const hits = await hydrate(deps, request, fused, anchorOf, detailsOf, now, querySentiment);
   return { data: hits, routing };
 }
 
@@ -84,15 +82,14 @@ async function hydrate(
   request: SearchRequest,
   fused: Fused[],
   anchorOf: (id: string) => string,
+  detailsOf: (id: string) => Record<string, unknown>,
   now: number,
   querySentiment: string | null,
 ): Promise<SearchHit[]> {
-  const pool = fused.slice(0, Math.max(EPISODE_POOL, request.limit * 2 + 20));
-  const memories = new Map((await deps.vectors.get(request.scope, pool.map((c) => c.id))).map((m) => [m.id, m]));
-  const inContext = withEpisodeContext(pool, new Map([...memories.values()].map((m) => [m.id, m.createdAt])));
   // Dynamic scoring moves a memory by at most a quarter of its score: twice the limit (and 20 more) holds every
   // memory that could reach the top.
-  const candidates = inContext.slice(0, request.limit * 2 + 20);
+  const candidates = fused.slice(0, request.limit * 2 + 20);
+  const memories = new Map((await deps.vectors.get(request.scope, candidates.map((c) => c.id))).map((m) => [m.id, m]));
   const hits: Array<SearchHit & { createdAt: number }> = [];
   for (const candidate of candidates) {
     const memory = memories.get(candidate.id);
@@ -107,17 +104,18 @@ async function hydrate(
       payload: toPayload(memory),
       searchedWithNode: anchorOf(memory.id),
       createdAt: memory.createdAt,
-      ...(request.explain ? { explain: explanation(candidate, relevance, factors, sentimentMatch) } : {}),
+      ...(request.explain ? { explain: explanation(candidate, detailsOf(candidate.id), relevance, factors, sentimentMatch) } : {}),
     });
   }
   hits.sort((a, b) => b.finalScore - a.finalScore || b.createdAt - a.createdAt || a.id.localeCompare(b.id));
   return hits.slice(0, request.limit).map(({ createdAt: _createdAt, ...hit }) => hit);
 }
 
-function explanation(candidate: Fused & { episode?: { neighbour: string; boost: number } }, relevance: number, factors: ReturnType<typeof dynamicScore> | null, sentimentMatch: boolean): Record<string, unknown> {
+function explanation(candidate: Fused, details: Record<string, unknown>, relevance: number, factors: ReturnType<typeof dynamicScore> | null, sentimentMatch: boolean): Record<string, unknown> {
   return {
     strategies: candidate.contributions,
-    fusion: { score: candidate.score, ...(candidate.episode ? { episode: candidate.episode } : {}), ...(sentimentMatch ? { sentimentMatch: true } : {}), relevance },
+    ...details,
+    fusion: { score: candidate.score, ...(sentimentMatch ? { sentimentMatch: true } : {}), relevance },
     dynamicScoring: factors ? { recency: factors.recency, authority: factors.authority, finalScore: factors.finalScore } : null,
   };
 }

@@ -14,7 +14,7 @@ export interface LexicalContractContext {
 }
 
 /**
- * textSearch, findByIdentifiers and inTimeRange, part of the VectorStore contract. Each test uses words of its own:
+ * textSearch, findByIdentifiers, inTimeRange and createdNear, part of the VectorStore contract. Each test uses words of its own:
  * an engine whose BM25 statistics span every end user of an index (Elasticsearch) must rank these memories as one
  * that counts a single end user's (the embedded store).
  */
@@ -161,6 +161,31 @@ export function describeLexicalIdentifiersAndTime(context: LexicalContractContex
         expect((await store.inTimeRange(scope, range, 3)).map((hit) => hit.id)).to.deep.equal(['event-mid', 'spanning', 'created-late']);
         expect(await store.inTimeRange(scope, range, 0)).to.deep.equal([]);
         expect(await store.inTimeRange(freshScope(), range, 5)).to.deep.equal([]);
+      });
+    });
+
+    describe('createdNear', () => {
+      it('lists the memories created within the window of any instant, oldest first, in scope, up to the limit', async () => {
+        const t0 = Date.UTC(2024, 2, 1, 12);
+        const minute = 60_000;
+        await store.upsert([
+          memory(scope, 'before', { createdAt: t0 - 2 * minute }),
+          memory(scope, 'at', { createdAt: t0 }),
+          memory(scope, 'after', { createdAt: t0 + minute }),
+          memory(scope, 'far', { createdAt: t0 + HOUR }),
+          memory(scope, 'other-burst', { createdAt: t0 + DAY }),
+        ]);
+        await store.upsert([memory({ tenantId: scope.tenantId, endUserId: 'other-user' }, 'theirs', { createdAt: t0 })]);
+        const near = await store.createdNear(scope, [t0 + DAY, t0], 2 * minute, 10);
+        expect(near).to.deep.equal([
+          { id: 'before', time: t0 - 2 * minute },
+          { id: 'at', time: t0 },
+          { id: 'after', time: t0 + minute },
+          { id: 'other-burst', time: t0 + DAY },
+        ]);
+        expect((await store.createdNear(scope, [t0], 2 * minute, 2)).map((m) => m.id)).to.deep.equal(['before', 'at']);
+        expect(await store.createdNear(scope, [], 2 * minute, 10)).to.deep.equal([]);
+        expect(await store.createdNear(freshScope(), [t0], 2 * minute, 10)).to.deep.equal([]);
       });
     });
   });

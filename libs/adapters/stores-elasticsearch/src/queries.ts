@@ -117,6 +117,33 @@ export function identifiersRequest(index: string, scope: Scope, identifiers: str
   };
 }
 
+/**
+ * Memories of one end user created within windowMs of any of the instants, oldest first. Overlapping windows are
+ * merged first, so a burst of nearby instants costs one range clause.
+ */
+export function createdNearRequest(index: string, scope: Scope, instants: number[], windowMs: number, limit: number): estypes.SearchRequest {
+  const windows: Array<[number, number]> = [];
+  for (const t of [...instants].sort((a, b) => a - b)) {
+    const last = windows[windows.length - 1];
+    if (last && t - windowMs <= last[1]) last[1] = t + windowMs;
+    else windows.push([t - windowMs, t + windowMs]);
+  }
+  return {
+    index,
+    query: {
+      bool: {
+        filter: scopeFilter(scope),
+        minimum_should_match: 1,
+        should: windows.map(([gte, lte]) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } })),
+      },
+    },
+    sort: [{ createdAt: 'asc' }, { id: 'asc' }],
+    size: Math.min(limit, MAX_CANDIDATES),
+    _source: ['id', 'createdAt'],
+    track_total_hits: false,
+  };
+}
+
 /** The scope and time filter of one end user's memories in [from, to). */
 export function inRangeQuery(scope: Scope, range: { from: number; to: number }): Query {
   return { bool: { filter: [...scopeFilter(scope), timeRangeFilter(range)] } };

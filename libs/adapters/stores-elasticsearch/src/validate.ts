@@ -60,6 +60,11 @@ export function checkTimeRange(range: { from: number; to: number }): void {
   }
 }
 
+export function checkInstants(instants: number[], windowMs: number): void {
+  if (!Array.isArray(instants) || instants.some((t) => typeof t !== 'number' || !Number.isFinite(t))) reject('VECTORS.INVALID_QUERY', 'instants must be finite numbers (ms epoch)');
+  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs < 0) reject('VECTORS.INVALID_QUERY', `windowMs must be a finite number >= 0, got ${String(windowMs)}`);
+}
+
 export function checkLimit(limit: number, what = 'limit'): void {
   if (!Number.isInteger(limit) || limit < 0) reject('VECTORS.INVALID_QUERY', `${what} must be a whole number >= 0, got ${String(limit)}`);
 }

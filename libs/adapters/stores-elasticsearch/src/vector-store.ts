@@ -8,8 +8,8 @@ import { searchInTimeRange } from './in-time-range.js';
 import { fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
-import { checkIdentifiers, checkIds, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
+import { cosineFromScore, createdNearRequest, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { checkIdentifiers, checkIds, checkInstants, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
 const IDS_PAGE = 1_000;
 
@@ -110,6 +110,19 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkTimeRange(range);
     checkLimit(limit);
     return searchInTimeRange(this.client, this.index, scope, range, limit);
+  }
+
+  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkInstants(instants, windowMs);
+    checkLimit(limit);
+    if (limit === 0 || instants.length === 0) return [];
+    const request = createdNearRequest(this.index, scope, instants, windowMs, limit);
+    const response = await call('VECTORS', `find memories created near others in ${this.index}`, () =>
+      this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request),
+    );
+    return response.hits.hits.map((hit) => ({ id: hit._source!.id, time: hit._source!.createdAt }));
   }
 
   async ids(scope: Scope): Promise<string[]> {

@@ -119,12 +119,37 @@ export class ScopeIndex {
     return found.slice(0, limit);
   }
 
+  /** Memories created within windowMs of one of the instants (sorted ascending), oldest first. */
+  createdNear(instants: readonly number[], windowMs: number, limit: number): TimedId[] {
+    const found: TimedId[] = [];
+    for (let slot = 0; slot < this.ids.length; slot++) {
+      const createdAt = this.createdAt[slot] as number;
+      if (nearestDistance(instants, createdAt) <= windowMs) found.push({ id: this.ids[slot] as string, time: createdAt });
+    }
+    found.sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return found.slice(0, limit);
+  }
+
   private growTo(capacity: number): void {
     this.block = this.block.grow(capacity, this.ids.length);
     const createdAt = new Float64Array(capacity);
     createdAt.set(this.createdAt);
     this.createdAt = createdAt;
   }
+}
+
+/** Distance from `value` to the nearest of the sorted instants (binary search). */
+function nearestDistance(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((sorted[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  const after = low < sorted.length ? (sorted[low] as number) - value : Number.POSITIVE_INFINITY;
+  const before = low > 0 ? value - (sorted[low - 1] as number) : Number.POSITIVE_INFINITY;
+  return Math.min(after, before);
 }
 
 function offerRun(top: TopK, scores: Float32Array, start: number, end: number): void {

@@ -52,6 +52,11 @@ export function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 0) invalid('VECTORS.INVALID_QUERY', `k must be a whole number >= 0, got ${String(limit)}`);
 }
 
+export function checkInstants(instants: number[], windowMs: number): void {
+  if (!Array.isArray(instants) || instants.some((t) => typeof t !== 'number' || !Number.isFinite(t))) invalid('VECTORS.INVALID_QUERY', 'instants must be finite numbers (ms epoch)');
+  if (typeof windowMs !== 'number' || !(windowMs >= 0) || !Number.isFinite(windowMs)) invalid('VECTORS.INVALID_QUERY', `windowMs must be a finite number >= 0, got ${String(windowMs)}`);
+}
+
 export function checkRange(range: { from: number; to: number }): void {
   if (typeof range?.from !== 'number' || typeof range.to !== 'number' || Number.isNaN(range.from) || Number.isNaN(range.to)) {
     invalid('VECTORS.INVALID_QUERY', 'timeRange needs numeric from and to');

@@ -3,7 +3,7 @@ import type { MemoryRecord, Scope, ScoredId, TextQuery, TimedId, VectorQuery, Ve
 import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
-import { checkIds, checkLimit, checkQuery, checkRange, checkRecord, checkScope, checkTextQuery, dimensionMismatch } from './validate.js';
+import { checkIds, checkInstants, checkLimit, checkQuery, checkRange, checkRecord, checkScope, checkTextQuery, dimensionMismatch } from './validate.js';
 import { decodeVectorEntry, encodeVectorEntry, entryDims } from './vector-entry.js';
 
 const cacheKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUserId]);
@@ -126,6 +126,15 @@ export class EmbeddedVectorStore implements VectorStore {
     checkLimit(limit);
     if (limit === 0) return [];
     return this.indexFor(scope)?.inTimeRange(range, limit) ?? [];
+  }
+
+  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkInstants(instants, windowMs);
+    checkLimit(limit);
+    if (limit === 0 || instants.length === 0) return [];
+    return this.indexFor(scope)?.createdNear([...instants].sort((a, b) => a - b), windowMs, limit) ?? [];
   }
 
   async ids(scope: Scope): Promise<string[]> {

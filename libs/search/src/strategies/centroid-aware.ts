@@ -1,5 +1,6 @@
 import { graphIds } from '@memory/ports';
 import { decideCentroidMode, type CentroidDecision, type CentroidMode } from '../centroid-mode.js';
+import { withEpisodeContext } from '../episodes.js';
 import { fuse } from '../fusion.js';
 import { maximalMarginalRelevance } from '../mmr.js';
 import type { QueryAnalysis } from '../query-analysis.js';
@@ -12,12 +13,14 @@ export interface SemanticWeights {
 
 /** Candidates each index is asked for: SPECIFIC stays near the top, META casts wide to diversify from. */
 const CANDIDATES = { SPECIFIC: { perLimit: 6, floor: 40 }, META: { perLimit: 10, floor: 100 } } as const;
+/** BM25 hits read for episode context: enough to know the lexical score of most neighbours of the best hits. */
+const LEXICAL_DEPTH = 200;
 /** How much META trades relevance for variety (λ of MMR). */
 const META_LAMBDA = 0.75;
 
 /**
  * centroid_aware, the semantic path: the query's meaning (kNN on the embedded query) and its words (BM25) side by
- * side, the way both modes' stores index them. The user's centroid picks the mode (see decideCentroidMode):
+ * side, the way both modes' stores index them, each smoothed by episode context (see withEpisodeContext). The user's centroid picks the mode (see decideCentroidMode):
  * SPECIFIC hands both lists to fusion as they are, nearest first; META asks for many more candidates, fuses
  * them here and re-orders them by maximal marginal relevance so a broad question gets the breadth of the user's
  * memories.
@@ -35,10 +38,14 @@ export async function centroidAware(
   const plan = CANDIDATES[decision.mode];
   const k = Math.max(limit * plan.perLimit, plan.floor);
   const timeRange = options.timeRange;
-  const [dense, lexical] = await Promise.all([
+  const [nearest, matching] = await Promise.all([
     deps.vectors.knn(scope, { vector: queryVector, k, ...(timeRange ? { timeRange } : {}) }),
-    analysis.terms.length > 0 ? deps.vectors.textSearch(scope, { terms: analysis.terms, k, ...(timeRange ? { timeRange } : {}) }) : Promise.resolve([]),
+    // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
+    analysis.terms.length > 0 ? deps.vectors.textSearch(scope, { terms: analysis.terms, k: Math.max(k, LEXICAL_DEPTH), ...(timeRange ? { timeRange } : {}) }) : Promise.resolve([]),
   ]);
+  const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k);
+  const { dense, lexical } = episode;
+  const details = new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }]));
   const anchor = graphIds.user(scope);
   const lists = [
     { name: 'dense', weight: weights.dense, hits: dense },
@@ -46,7 +53,7 @@ export async function centroidAware(
   ];
   const notes = { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k };
   if (decision.mode === 'SPECIFIC') {
-    return { lists, anchors: new Map([...dense, ...lexical].map((h) => [h.id, anchor])), notes, decision };
+    return { lists, anchors: new Map([...dense, ...lexical].map((h) => [h.id, anchor])), notes, decision, details };
   }
   const fused = fuse(lists);
   const vectors = new Map((await deps.vectors.get(scope, fused.map((f) => f.id))).map((m) => [m.id, m.vector]));
@@ -56,5 +63,6 @@ export async function centroidAware(
     anchors: new Map(diversified.map((f) => [f.id, anchor])),
     notes,
     decision,
+    details,
   };
 }

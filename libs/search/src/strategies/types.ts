@@ -17,6 +17,8 @@ export interface StrategyOutcome {
   lists: RankedList[];
   anchors: Map<string, string>;
   notes: Record<string, unknown>;
+  /** Per memory, what this strategy adds to options.explain beyond its lists' ranks and scores. */
+  details?: Map<string, Record<string, unknown>>;
 }
 
 export interface StrategyContext {
