@@ -76,6 +76,16 @@ describe('search strategies on the embedded stores', function () {
     for (const hit of data) expect(hit.finalScore).to.be.within(0, 1);
   });
 
+  it('temporal_range resolves a time relative to an event of the user ("two days before the wedding")', async () => {
+    const day = (d: number) => ({ start: Date.UTC(2024, 5, d), end: Date.UTC(2024, 5, d + 1) });
+    await remember('wedding', { content: 'Our wedding is on June 14 at the lake house', createdAt: Date.UTC(2024, 1, 1), eventTimes: [{ text: 'June 14', index: 18, iso: '2024-06-14', relative: false, ...day(14) }] });
+    await remember('rings', { content: 'Picked up the rings from the jeweller', createdAt: Date.UTC(2024, 5, 12, 16) });
+    await remember('hike', { content: 'Long hike in the hills', createdAt: Date.UTC(2024, 5, 1, 9) });
+    const { data, routing } = await search('what did I do two days before the wedding?', 'temporal_range');
+    expect(data.map((h) => h.id)).to.deep.equal(['rings']);
+    expect(routing['relativeToEvent']).to.deep.include({ amount: 2, unit: 'day', direction: -1, event: 'wedding', anchorMemory: 'wedding' });
+  });
+
   it('entity_anchor returns the memories of an entity and its graph neighbours, even with no word in common', async () => {
     const okafor = { name: 'Okafor', type: 'person' as const, key: 'okafor' };
     const clinic = { name: 'Riverside Clinic', type: 'organization' as const, key: 'riverside clinic' };

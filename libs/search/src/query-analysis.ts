@@ -1,6 +1,7 @@
 import { entityKey } from '@memory/enrichment';
 import { findIdentifiers, lexicalTerms } from '@memory/lexical';
 import { parseTimeRange, type TimeRange } from '@memory/temporal';
+import { eventRelativeRange, findEventRelativeTime, type EventRelativeTime } from './relative-to-event.js';
 
 /** What a query says before any store is asked: its terms, exact identifiers, time range and entity candidates. */
 export interface QueryAnalysis {
@@ -10,6 +11,8 @@ export interface QueryAnalysis {
   /** True when the query is nothing but identifiers (and stop words): meaning has nothing to add. */
   identifiersOnly: boolean;
   timeRange: TimeRange | null;
+  /** "two days before the wedding": resolved into timeRange once the event is found (see resolveEventRange). */
+  relativeToEvent: EventRelativeTime | null;
   /** Graph keys of every 1-4 word span of the query: the graph says which of them are the user's entities. */
   entityKeys: string[];
 }
@@ -21,13 +24,24 @@ const NOT_ENTITIES = new Set(['i', 'me', 'my', 'we', 'us', 'you', 'what', 'when'
 export function analyseQuery(query: string, time: { now: number; timeZone: string }): QueryAnalysis {
   const identifiers = findIdentifiers(query);
   const terms = lexicalTerms(query);
+  const relativeToEvent = findEventRelativeTime(query);
+  const options = { referenceTime: time.now, timeZone: time.timeZone };
+  // "the week before 9 June 2023" is relative to a date, not to an event; "two days before the wedding" is not two
+  // days before now, whatever a date parser makes of it.
+  const anchorDate = relativeToEvent ? parseTimeRange(relativeToEvent.event, options) : null;
+  const timeRange: TimeRange | null = relativeToEvent
+    ? anchorDate
+      ? { ...eventRelativeRange(relativeToEvent, anchorDate.from), text: relativeToEvent.text }
+      : null
+    : parseTimeRange(query, options);
   const identifierTerms = new Set(identifiers.flatMap((id) => lexicalTerms(id)));
   return {
     query,
     terms,
     identifiers,
     identifiersOnly: identifiers.length > 0 && terms.every((t) => identifierTerms.has(t)),
-    timeRange: parseTimeRange(query, { referenceTime: time.now, timeZone: time.timeZone }),
+    timeRange,
+    relativeToEvent: timeRange ? null : relativeToEvent,
     entityKeys: entitySpans(query),
   };
 }

@@ -22,6 +22,16 @@ describe('query analysis and routing', () => {
     expect(plan.filterSemanticByTime).to.equal(true);
   });
 
+  it('reads "the week before 9 June 2023" as relative to that date, "the day before the party" as relative to an event', () => {
+    const dated = analyseQuery('what happened the week before 9 June 2023', at);
+    expect(dated.relativeToEvent).to.equal(null);
+    expect((dated.timeRange!.from + dated.timeRange!.to) / 2).to.equal(Date.UTC(2023, 5, 2));
+    const party = analyseQuery('what did I cook the day before the party', at);
+    expect(party.timeRange).to.equal(null);
+    expect(party.relativeToEvent).to.deep.include({ event: 'party', amount: 1, unit: 'day' });
+    expect(planSearch(party, null).strategies).to.include('temporal_range');
+  });
+
   it('answers a bare identifier by direct lookup alone (no embedding)', () => {
     const analysis = analyseQuery('ORD-2024-1187', at);
     expect(analysis.identifiersOnly).to.equal(true);

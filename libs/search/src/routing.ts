@@ -35,7 +35,7 @@ export function planSearch(analysis: QueryAnalysis, strategy: Strategy | null, m
   if (strategy) return { strategies: [strategy], weights, filterSemanticByTime: false, matchSentiment: false };
   const automatic: Strategy[] = [];
   if (analysis.identifiers.length > 0) automatic.push('direct_lookup');
-  if (analysis.timeRange) automatic.push('temporal_range');
+  if (analysis.timeRange || analysis.relativeToEvent) automatic.push('temporal_range');
   if (analysis.entityKeys.length > 0) automatic.push('entity_anchor');
   if (!analysis.identifiersOnly) automatic.push('centroid_aware');
   const plan: SearchPlan = { strategies: automatic, weights, filterSemanticByTime: analysis.timeRange !== null, matchSentiment: false };

@@ -4,6 +4,7 @@ import { dynamicScore } from './dynamic-scoring.js';
 import { fuse, type Fused } from './fusion.js';
 import { toPayload } from './payload.js';
 import { analyseQuery } from './query-analysis.js';
+import { resolveEventRange } from './relative-to-event.js';
 import type { Routing, SearchHit, SearchRequest, SearchResponse, Strategy } from './request.js';
 import { planSearch } from './routing.js';
 import { centroidAware } from './strategies/centroid-aware.js';
@@ -27,6 +28,8 @@ const TIME_FILTER_FALLBACK = 1;
 export async function searchMemories(deps: SearchDeps, request: SearchRequest): Promise<SearchResponse> {
   const now = (deps.now ?? Date.now)();
   const analysis = analyseQuery(request.query, { now, timeZone: request.timeZone ?? 'UTC' });
+  const eventRange = analysis.relativeToEvent ? await resolveEventRange(deps.vectors, request.scope, analysis.relativeToEvent) : null;
+  if (eventRange) analysis.timeRange = eventRange.range;
   const plan = planSearch(analysis, request.strategy, request.mode ?? null);
   const context: StrategyContext = { deps, scope: request.scope, limit: request.limit };
   const runs = plan.strategies.includes.bind(plan.strategies);
@@ -58,6 +61,7 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
   const results = await Promise.all(outcomes);
 
   const routing: Routing = { strategies: plan.strategies, ...(request.mode ? { mode: request.mode } : {}) };
+  if (analysis.relativeToEvent) routing['relativeToEvent'] = { ...analysis.relativeToEvent, anchorMemory: eventRange?.anchor ?? null };
   for (const result of results) Object.assign(routing, result.notes);
   const fused = fuse(results.flatMap((r) => r.lists));
   const anchorOf = (id: string) => {
