@@ -5,6 +5,8 @@ export interface VectorQuery {
   k: number;
   /** Only memories whose resolved event times or creation time overlap [from, to), ms epoch. */
   timeRange?: { from: number; to: number };
+  /** Only these memories: scores them against the vector (exactly) instead of searching every memory. */
+  ids?: string[];
 }
 
 export interface TextQuery {
@@ -38,6 +40,8 @@ export interface VectorStore {
   findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]>;
   /** Memories whose event times (or creation time, when they have none) overlap [from, to), nearest its middle first. */
   inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]>;
+  /** When each of these memories was created (ms epoch); ids the store does not hold are left out. */
+  creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>>;
   /**
    * Memories created within windowMs of any of these instants (ms epoch), `time` their creation time, oldest first
    * (ties by id): the memories recorded around others, for episode context in search.

@@ -186,6 +186,17 @@ export function describeLexicalIdentifiersAndTime(context: LexicalContractContex
         expect((await store.createdNear(scope, [t0], 2 * minute, 2)).map((m) => m.id)).to.deep.equal(['before', 'at']);
         expect(await store.createdNear(scope, [], 2 * minute, 10)).to.deep.equal([]);
         expect(await store.createdNear(freshScope(), [t0], 2 * minute, 10)).to.deep.equal([]);
+        const times = await store.creationTimes(scope, ['at', 'far', 'missing', 'theirs']);
+        expect([...times].sort()).to.deep.equal([['at', t0], ['far', t0 + HOUR]]);
+      });
+
+      it('knn over given ids scores exactly those memories of the scope', async () => {
+        const near = memory(scope, 'near');
+        const other = memory(scope, 'other');
+        await store.upsert([near, other, memory({ tenantId: scope.tenantId, endUserId: 'other-user' }, 'theirs')]);
+        const scored = await store.knn(scope, { vector: near.vector, k: 10, ids: ['near', 'theirs', 'missing'] });
+        expect(scored.map((h) => h.id)).to.deep.equal(['near']);
+        expect(scored[0]!.score).to.be.closeTo(1, 1e-5);
       });
     });
   });

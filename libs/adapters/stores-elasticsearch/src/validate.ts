@@ -52,6 +52,7 @@ export function checkQuery(query: VectorQuery, dims: number): void {
   checkLimit(query?.k, 'k');
   checkVector(query.vector, dims, 'VECTORS.INVALID_QUERY', 'a query');
   if (query.timeRange !== undefined) checkTimeRange(query.timeRange);
+  if (query.ids !== undefined && (!Array.isArray(query.ids) || !query.ids.every((id) => typeof id === 'string'))) reject('VECTORS.INVALID_QUERY', 'ids must be an array of strings');
 }
 
 export function checkTimeRange(range: { from: number; to: number }): void {

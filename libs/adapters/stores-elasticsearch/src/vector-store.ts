@@ -8,7 +8,7 @@ import { searchInTimeRange } from './in-time-range.js';
 import { fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, createdNearRequest, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
 import { checkIdentifiers, checkIds, checkInstants, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
 const IDS_PAGE = 1_000;
@@ -73,7 +73,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (query.k === 0) return [];
     const request = knnSearchRequest(this.index, scope, query, this.settings.minCandidates);
     const response = await call('VECTORS', `knn search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => ({ id: hit._source!.id, score: cosineFromScore(hit._score ?? 0) }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0) }));
   }
 
   /**
@@ -89,7 +89,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (query.k === 0 || query.terms.length === 0) return [];
     const request = textSearchRequest(this.index, scope, query);
     const response = await call('VECTORS', `text search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => ({ id: hit._source!.id, score: hit._score ?? 0 }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: hit._score ?? 0 }));
   }
 
   async findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]> {
@@ -101,7 +101,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (wanted.length === 0 || limit === 0) return [];
     const request = identifiersRequest(this.index, scope, wanted, limit);
     const response = await call('VECTORS', `find memories by identifier in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => hit._source!.id);
+    return response.hits.hits.map((hit) => hitId(hit));
   }
 
   async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]> {
@@ -110,6 +110,16 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkTimeRange(range);
     checkLimit(limit);
     return searchInTimeRange(this.client, this.index, scope, range, limit);
+  }
+
+  async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    if (unique.length === 0) return new Map();
+    const request = creationTimesRequest(this.index, scope, unique);
+    const response = await call('VECTORS', `read creation times in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request));
+    return new Map(response.hits.hits.map((hit) => [hitId(hit), hitCreatedAt(hit)]));
   }
 
   async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> {
@@ -122,7 +132,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     const response = await call('VECTORS', `find memories created near others in ${this.index}`, () =>
       this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request),
     );
-    return response.hits.hits.map((hit) => ({ id: hit._source!.id, time: hit._source!.createdAt }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), time: hitCreatedAt(hit) }));
   }
 
   async ids(scope: Scope): Promise<string[]> {

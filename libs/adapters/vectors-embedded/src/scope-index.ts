@@ -101,6 +101,27 @@ export class ScopeIndex {
     return top.drain().map(({ slot, score }) => ({ id: ids[slot] as string, score: Math.max(-1, Math.min(1, score)) }));
   }
 
+  /** The cosine of each of these memories (those in the index) with `query`. */
+  scoreIds(query: Float32Array, ids: readonly string[]): ScoredId[] {
+    const unit = new Float32Array(this.dims);
+    writeNormalised(unit, query);
+    const scored: ScoredId[] = [];
+    for (const id of new Set(ids)) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) continue;
+      const row = this.block.rows.subarray(slot * this.stride, slot * this.stride + this.dims);
+      let dot = 0;
+      for (let j = 0; j < this.dims; j++) dot += (row[j] as number) * (unit[j] as number);
+      scored.push({ id, score: Math.max(-1, Math.min(1, dot)) });
+    }
+    return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  createdAtOf(id: string): number | undefined {
+    const slot = this.slotOf.get(id);
+    return slot === undefined ? undefined : (this.createdAt[slot] as number);
+  }
+
   /** Whether the memory is in the index and falls in the range (see matchesTimeRange). */
   inRange(id: string, range: TimeRange): boolean {
     const slot = this.slotOf.get(id);

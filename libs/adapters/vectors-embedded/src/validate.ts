@@ -40,6 +40,7 @@ export function checkQuery(query: VectorQuery): void {
   if (!finiteVector(query?.vector)) invalid('VECTORS.INVALID_QUERY', 'a query needs a non-empty Float32Array vector of finite numbers');
   checkLimit(query.k);
   if (query.timeRange !== undefined) checkRange(query.timeRange);
+  if (query.ids !== undefined && (!Array.isArray(query.ids) || query.ids.some((id) => typeof id !== 'string'))) invalid('VECTORS.INVALID_QUERY', 'ids must be an array of strings');
 }
 
 export function checkTextQuery(query: TextQuery): void {

@@ -93,6 +93,10 @@ export class EmbeddedVectorStore implements VectorStore {
     const index = this.indexFor(scope);
     if (!index || index.size === 0) return [];
     if (query.vector.length !== index.dims) throw dimensionMismatch(scope, index.dims, query.vector.length);
+    if (query.ids) {
+      const range = query.timeRange;
+      return index.scoreIds(query.vector, range ? query.ids.filter((id) => index.inRange(id, range)) : query.ids).slice(0, query.k);
+    }
     return index.search(query.vector, query.k, query.timeRange);
   }
 
@@ -126,6 +130,18 @@ export class EmbeddedVectorStore implements VectorStore {
     checkLimit(limit);
     if (limit === 0) return [];
     return this.indexFor(scope)?.inTimeRange(range, limit) ?? [];
+  }
+
+  async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {
+    this.checkOpen();
+    checkScope(scope);
+    const index = this.indexFor(scope);
+    const times = new Map<string, number>();
+    for (const id of checkIds(ids)) {
+      const createdAt = index?.createdAtOf(id);
+      if (createdAt !== undefined) times.set(id, createdAt);
+    }
+    return times;
   }
 
   async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> {
