@@ -7,3 +7,4 @@ export * from './job-store.js';
 export * from './embedder.js';
 export * from './blob-store.js';
 export * from './blob-keys.js';
+export * from './time-range.js';

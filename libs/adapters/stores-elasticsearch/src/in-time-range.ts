@@ -1,7 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Scope, TimedId } from '@memory/ports';
 import { call } from './errors.js';
-import { distanceFromMiddle, nearestFirst, rangeMiddle, type TimedSource, type TimeRange } from './moments.js';
+import { distanceFromMiddle, nearestFirst, rangeMiddle, type TimedSource, type TimeRange } from '@memory/ports';
 import { inRangeQuery, timedPageRequest } from './queries.js';
 
 const PAGE = 1_000;

@@ -1,6 +1,6 @@
-import type { ScoredId, TimedId } from '@memory/ports';
+import { nearestFirst, type ScoredId, type TimedId, type TimedSource } from '@memory/ports';
 import { createBlock, paddedStride, type VectorBlock } from './vector-block.js';
-import { matchesTimeRange, momentInRange, type TimeRange } from './time-filter.js';
+import { matchesTimeRange, type TimeRange } from './time-filter.js';
 import { TopK } from './top-k.js';
 
 const INITIAL_CAPACITY = 64;
@@ -130,14 +130,15 @@ export class ScopeIndex {
 
   /** Memories in the range, nearest its middle first (ties by id): a scan of the times, no vectors touched. */
   inTimeRange(range: TimeRange, limit: number): TimedId[] {
-    const middle = (range.from + range.to) / 2;
-    const found: TimedId[] = [];
+    const inRange: TimedSource[] = [];
     for (let slot = 0; slot < this.ids.length; slot++) {
-      const time = momentInRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
-      if (time !== null) found.push({ id: this.ids[slot] as string, time });
+      const times = this.times[slot] ?? null;
+      if (!matchesTimeRange(range, this.createdAt[slot] as number, times)) continue;
+      const eventTimes: Array<{ start: number; end: number }> = [];
+      for (let i = 0; times && i + 1 < times.length; i += 2) eventTimes.push({ start: times[i] as number, end: times[i + 1] as number });
+      inRange.push({ id: this.ids[slot] as string, createdAt: this.createdAt[slot] as number, eventTimes });
     }
-    found.sort((a, b) => Math.abs(a.time - middle) - Math.abs(b.time - middle) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return found.slice(0, limit);
+    return nearestFirst(range, inRange, limit);
   }
 
   /** Memories created within windowMs of one of the instants (sorted ascending), oldest first. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { momentInRange, nearestFirst, rangeMiddle } from './moments.js';
+import { momentInRange, nearestFirst, rangeMiddle } from './time-range.js';
 
 const DAY = 86_400_000;
 const range = { from: 10 * DAY, to: 20 * DAY };

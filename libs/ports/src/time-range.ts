@@ -1,5 +1,6 @@
-import type { TimedId } from '@memory/ports';
+import type { TimedId } from './vector-store.js';
 
+/** The meaning of VectorStore.inTimeRange, shared by every adapter: which memories are in a range, and in what order. */
 export interface TimeRange {
   from: number;
   to: number;
