@@ -101,6 +101,13 @@ describe('search strategies on the embedded stores', function () {
     expect((routing['entities'] as Array<{ name: string }>).map((e) => e.name)).to.deep.equal(['Okafor']);
   });
 
+  it('entity_anchor finds a person stored with a title from the bare name', async () => {
+    await remember('titled', { content: 'Dr. Mensah moved my appointment', entities: [{ name: 'Dr Mensah', type: 'person', key: 'dr mensah' }] });
+    const { data } = await search('When is my appointment with Mensah?', 'entity_anchor');
+    expect(data.map((h) => h.id)).to.deep.equal(['titled']);
+    expect(data[0]!.searchedWithNode).to.equal(graphIds.entity(scope, 'dr mensah'));
+  });
+
   it('direct_lookup finds a code, a memory id and a job id without calling the embedder', async () => {
     await remember('order', { content: 'my order ORD-2024-1187 shipped' });
     await remember('other', { content: 'order ORD-2024-1188 was cancelled' });

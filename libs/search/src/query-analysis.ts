@@ -18,6 +18,8 @@ export interface QueryAnalysis {
 }
 
 const MAX_ENTITY_WORDS = 4;
+/** A name in a query often comes without the title it was stored with ("Okafor" for the node "Dr Okafor"). */
+const TITLES = ['dr', 'mr', 'mrs', 'ms', 'miss', 'prof', 'sir'];
 /** Question words and pronouns are never entities, whatever the graph holds. */
 const NOT_ENTITIES = new Set(['i', 'me', 'my', 'we', 'us', 'you', 'what', 'when', 'where', 'who', 'why', 'how', 'which', 'the', 'a', 'an', 'did', 'do', 'does', 'is', 'was', 'are']);
 
@@ -54,7 +56,9 @@ function entitySpans(query: string): string[] {
       const span = words.slice(start, start + length);
       if (length === 1 && NOT_ENTITIES.has(span[0]!.toLowerCase())) continue;
       const key = entityKey(span.join(' '));
-      if (key.length >= 2) keys.add(key);
+      if (key.length < 2) continue;
+      keys.add(key);
+      if (length === 1 && /^\p{Lu}/u.test(span[0]!)) for (const title of TITLES) keys.add(`${title} ${key}`);
     }
   }
   return [...keys];
