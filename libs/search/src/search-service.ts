@@ -3,10 +3,10 @@ import { graphIds } from '@memory/ports';
 import { dynamicScore } from './dynamic-scoring.js';
 import { fuse, type Fused } from './fusion.js';
 import { toPayload } from './payload.js';
-import { analyseQuery } from './query-analysis.js';
+import { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 import { resolveEventRange } from './relative-to-event.js';
 import type { Routing, SearchHit, SearchRequest, SearchResponse, Strategy } from './request.js';
-import { planSearch } from './routing.js';
+import { planSearch, type SearchPlan } from './routing.js';
 import { centroidAware } from './strategies/centroid-aware.js';
 import { directLookup } from './strategies/direct-lookup.js';
 import { entityAnchor } from './strategies/entity-anchor.js';
@@ -40,24 +40,7 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
   if (runs('direct_lookup')) outcomes.push(directLookup(context, analysis, plan.weights.direct_lookup).then(tag('direct_lookup')));
   if (runs('temporal_range')) outcomes.push(temporalRange(context, analysis, plan.weights.temporal_range).then(tag('temporal_range')));
   if (runs('entity_anchor')) outcomes.push(memoryCount.then((n) => entityAnchor(context, analysis, plan.weights.entity_anchor, n, request.strategy === 'entity_anchor')).then(tag('entity_anchor')));
-  if (runs('centroid_aware')) {
-    outcomes.push(
-      (async () => {
-        const [queryVector] = await deps.embedder.embed([request.query], 'query');
-        const weights = { dense: plan.weights.dense, bm25: plan.weights.bm25 };
-        const mode = plan.centroidMode ? { mode: plan.centroidMode } : {};
-        const range = plan.filterSemanticByTime && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : null;
-        if (!range) return centroidAware(context, analysis, queryVector!, weights, mode);
-        const filtered = await centroidAware(context, analysis, queryVector!, weights, { ...mode, timeRange: range });
-        const found = new Set(filtered.lists.flatMap((l) => l.hits.map((h) => h.id)));
-        if (found.size >= request.limit * TIME_FILTER_FALLBACK) return filtered;
-        // The range leaves too little: its words may not have been a date after all ("May" the name), so the
-        // unfiltered meaning ranks too, a little lower.
-        const open = await centroidAware(context, analysis, queryVector!, { dense: weights.dense / 2, bm25: weights.bm25 / 2 }, mode);
-        return { ...filtered, lists: [...filtered.lists, ...open.lists.map((l) => ({ ...l, name: `${l.name}_unfiltered` }))], anchors: new Map([...open.anchors, ...filtered.anchors]) };
-      })().then(tag('centroid_aware')),
-    );
-  }
+  if (runs('centroid_aware')) outcomes.push(semanticPath(context, analysis, plan, request.query).then(tag('centroid_aware')));
   const results = await Promise.all(outcomes);
 
   const routing: Routing = { strategies: plan.strategies, ...(request.mode ? { mode: request.mode } : {}) };
@@ -79,6 +62,28 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
   const detailsOf = (id: string) => Object.assign({}, ...results.map((r) => r.details?.get(id) ?? {})) as Record<string, unknown>;
   const hits = await hydrate(deps, request, fused, anchorOf, detailsOf, now, querySentiment);
   return { data: hits, routing };
+}
+
+/**
+ * The semantic path (centroid_aware), kept to the query's time range when it has one. When the range leaves fewer
+ * memories than asked for, its words may not have been a date after all ("May" the name), so the unfiltered
+ * search ranks too, at half weight.
+ */
+async function semanticPath(context: StrategyContext, analysis: QueryAnalysis, plan: SearchPlan, query: string): Promise<StrategyOutcome> {
+  const [queryVector] = await context.deps.embedder.embed([query], 'query');
+  const weights = { dense: plan.weights.dense, bm25: plan.weights.bm25 };
+  const mode = plan.centroidMode ? { mode: plan.centroidMode } : {};
+  const range = plan.filterSemanticByTime && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : null;
+  if (!range) return centroidAware(context, analysis, queryVector!, weights, mode);
+  const filtered = await centroidAware(context, analysis, queryVector!, weights, { ...mode, timeRange: range });
+  const found = new Set(filtered.lists.flatMap((l) => l.hits.map((h) => h.id)));
+  if (found.size >= context.limit * TIME_FILTER_FALLBACK) return filtered;
+  const open = await centroidAware(context, analysis, queryVector!, { dense: weights.dense / 2, bm25: weights.bm25 / 2 }, mode);
+  return {
+    ...filtered,
+    lists: [...filtered.lists, ...open.lists.map((l) => ({ ...l, name: `${l.name}_unfiltered` }))],
+    anchors: new Map([...open.anchors, ...filtered.anchors]),
+  };
 }
 
 async function hydrate(
