@@ -11,6 +11,8 @@ export interface Target {
   identity: string;
   /** The embedded service's data folder; null for a service found at --url. */
   dataDir: string | null;
+  /** The embedded service's process id, for its resident memory; null for a service found at --url. */
+  pid(): number | null;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function startEmbeddedService(dataDir: string, print: Print): Promi
     );
   }
   print(`service ready on ${service.url} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { url: service.url, apiKey: TEST_KEYS.acme, identity: 'embedded', dataDir, stop: () => service.stop() };
+  return { url: service.url, apiKey: TEST_KEYS.acme, identity: 'embedded', dataDir, pid: () => service.pid, stop: () => service.stop() };
 }
 
 /** A service someone else runs: checked before the benchmark starts, so a wrong address or key fails at once. */
@@ -55,7 +57,7 @@ export async function remoteService(url: string, apiKey: string, print: Print): 
   const auth = await probe('/v1/jobs/job_0_locomo-bench-probe');
   if (auth.status === 401) throw new ServiceStartError(`the service at ${url} refuses the --key (401): pass one of its MEMORY_API_KEYS`);
   print(`using the service at ${url}`);
-  return { url, apiKey, identity: url, dataDir: null, stop: async () => undefined };
+  return { url, apiKey, identity: url, dataDir: null, pid: () => null, stop: async () => undefined };
 }
 
 export class ServiceStartError extends Error {

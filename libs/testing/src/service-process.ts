@@ -80,6 +80,11 @@ export class ServiceProcess {
     await this.signal('SIGKILL');
   }
 
+  /** The running process's id (for reading its memory use), null when it is not running. */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
   logs(): string {
     return this.output;
   }
