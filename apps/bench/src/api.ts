@@ -1,4 +1,5 @@
 import { MemoryServiceError, retry } from '@memory/platform';
+import { apiRequest } from './request-init.js';
 
 export interface JobState {
   status: string;
@@ -52,15 +53,7 @@ export class BenchApi {
         const started = performance.now();
         let res: Response;
         try {
-          res = await fetch(this.baseUrl + path, {
-            method,
-            headers: {
-              authorization: `Bearer ${this.apiKey}`,
-              ...(endUserId ? { 'x-end-user-id': endUserId } : {}),
-              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-          });
+          res = await fetch(this.baseUrl + path, apiRequest(this.apiKey, method, endUserId, body));
         } catch (error) {
           throw new MemoryServiceError('BENCH.UNREACHABLE', `${method} ${this.baseUrl}${path}: ${describe(error)}`, { retriable: true, cause: error });
         }

@@ -1,3 +1,5 @@
+import { apiRequest } from './request-init.js';
+
 /**
  * Single timed requests for the performance benchmark. Unlike BenchApi, nothing is retried: a 429 or 503 is a figure
  * (a refused request) and a retry would hide it and add its backoff to the latency. Node's fetch keeps connections
@@ -41,15 +43,7 @@ export class PerfClient {
 
   async request(method: 'GET' | 'POST', path: string, endUserId: string | null, body?: unknown): Promise<TimedResponse> {
     const started = performance.now();
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.apiKey}`,
-        ...(endUserId ? { 'x-end-user-id': endUserId } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    const res = await fetch(this.baseUrl + path, apiRequest(this.apiKey, method, endUserId, body));
     const text = await res.text();
     const ms = performance.now() - started;
     let parsed: unknown = null;
