@@ -1,6 +1,6 @@
 import { MemoryServiceError, type Logger } from '@memory/platform';
 import { modelTag, type Embedder, type EmbeddingModel } from '@memory/ports';
-import { BGE_SMALL_EN_V15_Q, MODEL_DIR_ENV, createOnnxEmbedder, requireModelFiles, resolveModelDir } from '@memory/embedder-onnx';
+import { BGE_SMALL_EN_V15_Q, MODEL_DIR_ENV, createOnnxEmbedderThread, requireModelFiles, resolveModelDir } from '@memory/embedder-onnx';
 import { USE_LITE_MODEL, openUseEmbedder } from '@memory/embedder-use';
 import { createHostedEmbedder } from '@memory/embedder-hf';
 import type { ServiceConfig } from './config.js';
@@ -45,7 +45,7 @@ async function openConfiguredEmbedder(config: ServiceConfig, logger: Logger, pin
   // Both local embedders run one text per model call by default, so the same text always gets the same vector
   // and replays write identical memories (see their maxBatch options for why batches differ).
   if (local === 'use-lite') return openUseEmbedder();
-  return createOnnxEmbedder({ ...(config.embedThreads ? { threads: config.embedThreads } : {}), ...(config.modelDir ? { modelDir: config.modelDir } : {}) });
+  return createOnnxEmbedderThread({ ...(config.embedThreads ? { threads: config.embedThreads } : {}), ...(config.modelDir ? { modelDir: config.modelDir } : {}) });
 }
 
 /**

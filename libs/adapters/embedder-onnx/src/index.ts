@@ -12,3 +12,4 @@ export {
   type WordPieceConfig,
   type BertNormalizerOptions,
 } from './wordpiece-tokenizer.js';
+export { EmbedderThread, createOnnxEmbedderThread } from './embedder-thread.js';

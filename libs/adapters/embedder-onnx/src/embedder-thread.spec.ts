@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { MemoryServiceError } from '@memory/platform';
+import { EmbedderThread } from './embedder-thread.js';
+import { createOnnxEmbedder, type OnnxEmbedder } from './onnx-embedder.js';
+
+const SENTENCES = [
+  'I adopted a puppy from the shelter on Saturday',
+  'Our team shipped the billing dashboard last Friday',
+  'The dentist said my tooth needs a crown next month',
+  'We booked a flight to Lisbon for the conference in May',
+];
+
+// Real model in a real worker thread, compared with the same model run in this thread.
+describe('EmbedderThread (bge-small in a worker thread)', () => {
+  let thread: EmbedderThread;
+  let inProcess: OnnxEmbedder;
+
+  before(async () => {
+    [thread, inProcess] = await Promise.all([EmbedderThread.start({ threads: 1 }), createOnnxEmbedder({ threads: 1 })]);
+  });
+  after(async () => {
+    await Promise.all([thread?.close(), inProcess?.close()]);
+  });
+
+  it('gives exactly the vectors of the in-process embedder, for passages and queries, in order', async () => {
+    for (const purpose of ['passage', 'query'] as const) {
+      const [mine, theirs] = await Promise.all([thread.embed(SENTENCES, purpose), inProcess.embed(SENTENCES, purpose)]);
+      expect(mine).to.have.length(SENTENCES.length);
+      mine.forEach((vector, i) => expect(Array.from(vector)).to.deep.equal(Array.from(theirs[i]!)));
+    }
+    expect(thread.model).to.deep.equal(inProcess.model);
+    expect(await thread.embed([], 'passage')).to.deep.equal([]);
+  });
+
+  it('answers concurrent calls each with its own vectors', async () => {
+    const alone = await Promise.all(SENTENCES.map((text) => inProcess.embed([text], 'passage')));
+    const together = await Promise.all(SENTENCES.map((text) => thread.embed([text], 'passage')));
+    together.forEach(([vector], i) => expect(Array.from(vector!)).to.deep.equal(Array.from(alone[i]![0]!)));
+  });
+
+  it('keeps this thread free while the model works', async () => {
+    // Counting event-loop turns, not timing: with the model on this thread, a call is one turn that blocks.
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await thread.embed(Array.from({ length: 24 }, (_, i) => `${SENTENCES[i % 4]} (${i})`), 'passage');
+    counting = false;
+    // In this thread the 24 calls would allow about one turn each; in a worker the loop turns freely.
+    expect(turns).to.be.greaterThan(24 * 10);
+  });
+
+  it('passes the worker\'s own error on when the model cannot load', async () => {
+    const error = await EmbedderThread.start({ modelDir: '/nonexistent/model-dir' }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(MemoryServiceError);
+    expect((error as MemoryServiceError).code).to.equal('EMBEDDER.MODEL_MISSING');
+  });
+
+  it('refuses bad options before starting a worker', async () => {
+    const error = await EmbedderThread.start({ threads: 0 }).catch((e: unknown) => e);
+    expect((error as MemoryServiceError).code).to.equal('CONFIG.INVALID');
+  });
+
+  it('finishes calls already sent when closed, then refuses work', async () => {
+    const other = await EmbedderThread.start({ threads: 1 });
+    const sent = other.embed(SENTENCES, 'passage');
+    await other.close();
+    expect(await sent).to.have.length(SENTENCES.length);
+    const error = await other.embed(['late'], 'passage').catch((e: unknown) => e);
+    expect((error as MemoryServiceError).code).to.equal('EMBEDDER.CLOSED');
+  });
+});
