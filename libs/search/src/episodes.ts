@@ -6,7 +6,12 @@ import type { Scope, ScoredId, VectorStore } from '@memory/ports';
  * answer even when its own words do not ("Yes, adoption agencies!" after "What did you research?"). Each of the
  * semantic path's lists (kNN and BM25) is smoothed before fusion:
  *
- *   score'(d) = score(d) + weight · max score of the memories created within windowMs of d
+ *   score'(d) = score(d) + weight · max score of d's neighbours
+ *
+ * d's neighbours are the `neighbours` memories created just before it and the `neighbours` just after, within
+ * windowMs: an exchange is a few messages, and when many memories are created at once (an import) a memory's
+ * neighbourhood stays a handful instead of everything of that minute, which would lift all of them alike and cost
+ * time quadratic in the burst.
  *
  * The neighbours are read from the store around the best `seeds` of each list (createdNear), so a memory that
  * neither list found can rise on its neighbour's score; the store scores them against the query vector (knn over
@@ -22,9 +27,11 @@ export interface EpisodeOptions {
   seeds: number;
   /** At most this many neighbours are read. */
   maxPool: number;
+  /** How many memories on each side of one are its neighbours (those within windowMs). */
+  neighbours: number;
 }
 
-export const EPISODE_DEFAULTS: Readonly<EpisodeOptions> = { windowMs: 180_000, weight: 0.5, seeds: 50, maxPool: 600 };
+export const EPISODE_DEFAULTS: Readonly<EpisodeOptions> = { windowMs: 180_000, weight: 0.5, seeds: 50, maxPool: 600, neighbours: 3 };
 
 export interface EpisodeLists {
   dense: ScoredId[];
@@ -42,7 +49,7 @@ export async function withEpisodeContext(
   k: number,
   options: Partial<EpisodeOptions> = {},
 ): Promise<EpisodeLists> {
-  const { windowMs, weight, seeds, maxPool } = { ...EPISODE_DEFAULTS, ...options };
+  const { windowMs, weight, seeds, maxPool, neighbours: span } = { ...EPISODE_DEFAULTS, ...options };
   const seedIds = [...new Set([...dense.slice(0, seeds), ...lexical.slice(0, seeds)].map((h) => h.id))];
   if (seedIds.length === 0 || weight === 0) return { dense, lexical, boosts: new Map() };
   // Times and scores only: no memory (and no vector) is read back for this.
@@ -58,7 +65,7 @@ export async function withEpisodeContext(
   const smoothedDense = new Map<string, number>();
   const smoothedLexical = new Map<string, number>();
   const boosts = new Map<string, { neighbour: string; dense: number; lexical: number }>();
-  forEachNeighbourhood(pool, windowMs, (memory, neighbours) => {
+  forEachNeighbourhood(pool, windowMs, span, (memory, neighbours) => {
     const best = (scores: Map<string, number>) => neighbours.reduce<{ id: string; score: number } | null>((top, n) => {
       const score = scores.get(n.id) ?? 0;
       return !top || score > top.score ? { id: n.id, score } : top;
@@ -85,14 +92,13 @@ export async function withEpisodeContext(
 
 type Timed = { id: string; time: number };
 
-/** Calls `visit` for each memory (sorted by time) with the others created within windowMs of it. */
-function forEachNeighbourhood(sorted: Timed[], windowMs: number, visit: (memory: Timed, neighbours: Timed[]) => void): void {
-  let start = 0;
+/** Calls `visit` for each memory (sorted by time) with up to `span` memories on each side created within windowMs of it. */
+function forEachNeighbourhood(sorted: Timed[], windowMs: number, span: number, visit: (memory: Timed, neighbours: Timed[]) => void): void {
   for (let i = 0; i < sorted.length; i++) {
     const t = sorted[i]!.time;
-    while (sorted[start]!.time < t - windowMs) start++;
     const neighbours: Timed[] = [];
-    for (let j = start; j < sorted.length && sorted[j]!.time <= t + windowMs; j++) if (j !== i) neighbours.push(sorted[j]!);
+    for (let j = i - 1; j >= Math.max(0, i - span) && sorted[j]!.time >= t - windowMs; j--) neighbours.push(sorted[j]!);
+    for (let j = i + 1; j < Math.min(sorted.length, i + 1 + span) && sorted[j]!.time <= t + windowMs; j++) neighbours.push(sorted[j]!);
     visit(sorted[i]!, neighbours);
   }
 }
