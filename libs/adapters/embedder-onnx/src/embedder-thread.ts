@@ -120,7 +120,7 @@ export async function createOnnxEmbedderThread(options: OnnxEmbedderOptions = {}
 /** The worker runs the same module format as this file: from source (.ts, through tsx) or built (.js). */
 function startWorker(options: OnnxEmbedderOptions): Promise<{ worker: Worker; model: EmbeddingModel }> {
   const here = import.meta.url;
-  const start: ThreadStart = { options, entry: new URL(`./thread-worker${extname(fileURLToPath(here))}`, here).href };
+  const start: ThreadStart = { options, lowerPriority: true, entry: new URL(`./thread-worker${extname(fileURLToPath(here))}`, here).href };
   const worker = new Worker(new URL('./thread-bootstrap.mjs', here), { workerData: start, name: `embedder ${BGE_SMALL_EN_V15_Q.name}` });
   return new Promise((resolve, reject) => {
     const onExit = (code: number) => reject(new MemoryServiceError('EMBEDDER.THREAD_EXITED', `the embedding worker thread exited (code ${code}) while loading the model`));

@@ -7,6 +7,7 @@ export interface ThreadStart {
   options: OnnxEmbedderOptions;
   /** The worker module's URL, imported by thread-bootstrap.mjs. */
   entry: string;
+  lowerPriority: boolean;
 }
 
 export interface EmbedRequest {
