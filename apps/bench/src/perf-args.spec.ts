@@ -7,14 +7,14 @@ describe('performance benchmark arguments', () => {
     expect(parsePerfArgs([])).to.deep.equal({ scale: 'small', mode: 'embedded', json: null, help: false });
   });
 
-  it('takes --json and --scale small, in both spellings', () => {
-    expect(parsePerfArgs(['--scale', 'small', '--json=out.json']).json).to.equal('out.json');
-    expect(parsePerfArgs(['--json', 'a.json', '--mode=embedded']).json).to.equal('a.json');
+  it('takes --json, --scale and --mode, in both spellings', () => {
+    expect(parsePerfArgs(['--scale', 'full', '--json=out.json'])).to.deep.equal({ scale: 'full', mode: 'embedded', json: 'out.json', help: false });
+    expect(parsePerfArgs(['--json', 'a.json', '--mode=distributed'])).to.deep.equal({ scale: 'small', mode: 'distributed', json: 'a.json', help: false });
   });
 
-  it('refuses what it cannot run yet and unknown flags, naming them', () => {
-    expect(() => parsePerfArgs(['--scale', 'full'])).to.throw(UsageError, /not written yet/);
-    expect(() => parsePerfArgs(['--mode', 'distributed'])).to.throw(UsageError, /not written yet/);
+  it('refuses unknown values and flags, naming them', () => {
+    expect(() => parsePerfArgs(['--scale', 'huge'])).to.throw(UsageError, /--scale takes small or full, not "huge"/);
+    expect(() => parsePerfArgs(['--mode', 'cluster'])).to.throw(UsageError, /--mode takes embedded or distributed/);
     expect(() => parsePerfArgs(['--json'])).to.throw(UsageError, /--json needs a value/);
     expect(() => parsePerfArgs(['--fast'])).to.throw(UsageError, /unknown option --fast/);
   });

@@ -1,5 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { processTree } from './process-tree.js';
+
+/** What the service occupies: resident memory of its processes, and bytes on disk with what they cover. */
+export interface Footprint {
+  rssMb: number | null;
+  diskBytes: number | null;
+  disk: string;
+}
 
 /** Resident memory of a process in MB (VmRSS from /proc); null where /proc is not there or the process is gone. */
 export function residentMb(pid: number | null): number | null {
@@ -10,6 +18,12 @@ export function residentMb(pid: number | null): number | null {
   } catch {
     return null;
   }
+}
+
+/** Resident memory of a process and all its descendants (the distributed launcher and its stage processes). */
+export function treeResidentMb(pid: number | null): number | null {
+  if (pid === null) return null;
+  return processTree(pid).reduce((total, member) => total + (residentMb(member) ?? 0), 0);
 }
 
 /**
@@ -24,4 +38,17 @@ export function diskBytes(dir: string): number {
     else if (entry.isFile()) total += statSync(path).blocks * 512;
   }
   return total;
+}
+
+/** Store size of the Elasticsearch indices matching `pattern` (primaries and replicas), from the index stats API. */
+export async function elasticsearchStoreBytes(url: string, pattern: string): Promise<number | null> {
+  try {
+    await fetch(new URL(`/${pattern}/_refresh`, url), { method: 'POST' });
+    const res = await fetch(new URL(`/${pattern}/_stats/store`, url));
+    if (!res.ok) return null;
+    const stats = (await res.json()) as { _all?: { total?: { store?: { size_in_bytes?: number } } } };
+    return stats._all?.total?.store?.size_in_bytes ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -1,15 +1,15 @@
 import { openEmbedder, readServiceConfig } from '@memory/composition';
-import { summarizeLatencies, type LatencySummary, type SentenceGenerator } from '@memory/evaluation';
+import type { SentenceGenerator } from '@memory/evaluation';
 import { createLogger } from '@memory/platform';
 import type { BenchApi } from './api.js';
-import type { PerfClient } from './perf-http.js';
 import { mapWithConcurrency } from './pool.js';
 import { progress, type Print } from './progress.js';
 
-/** What every scenario works with: the service's two clients, the text source and where to say what happens. */
+/**
+ * What the bench itself does, in its own process: the bare model's throughput, and loading memories through the
+ * API, where overload answers are retried (loading is not what is measured there) and the pipeline's pace is.
+ */
 export interface PerfContext {
-  client: PerfClient;
-  /** For bulk loading, where overload answers are retried: loading is not what is measured there. */
   api: BenchApi;
   texts: SentenceGenerator;
   print: Print;
@@ -17,37 +17,6 @@ export interface PerfContext {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export interface EdgeLevel {
-  concurrency: number;
-  seconds: number;
-  accepted: number;
-  refused: number;
-  acceptedPerS: number;
-  latency: LatencySummary;
-}
-
-/** Text ingests sent as fast as `concurrency` clients can for `seconds`: what the edge accepts (202) per second. */
-export async function edgeAccept(ctx: PerfContext, concurrency: number, seconds: number): Promise<EdgeLevel> {
-  const latencies: number[] = [];
-  let refused = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  // Pre-generated so the client spends its time on requests; a few users, as several applications would send.
-  const texts = Array.from({ length: 4096 }, () => ctx.texts.memory());
-  let sent = 0;
-  const worker = async (w: number) => {
-    while (performance.now() < deadline) {
-      const res = await ctx.client.ingest(`edge-${ctx.runId}-${w % 8}`, texts[sent++ % texts.length]!);
-      if (res.status === 202) latencies.push(res.ms);
-      else if (res.status === 429 || res.status === 503) refused++;
-      else throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  const elapsed = (performance.now() - started) / 1000;
-  return { concurrency, seconds: elapsed, accepted: latencies.length, refused, acceptedPerS: latencies.length / elapsed, latency: summarizeLatencies(latencies) };
-}
 
 /**
  * The bare model's throughput, opened as the service opens it (same data folder, so the same pinned model and
@@ -127,66 +96,4 @@ export async function pipelineThroughput(ctx: PerfContext, endUserId: string, co
   const { failed, doneAt } = await waitForJobs(ctx, jobIds, 'processed');
   const seconds = (doneAt - started) / 1000;
   return { memories: count, seconds, perS: count / seconds, failed };
-}
-
-export interface Freshness {
-  ratePerS: number;
-  sent: number;
-  neverFound: number;
-  latency: LatencySummary;
-}
-
-/**
- * At a steady rate, each memory carries a unique code; from its 202, a direct_lookup search for the code is repeated
- * every `pollMs` until the memory comes back. direct_lookup reads the stores the pipeline writes last, so found
- * there means searchable.
- */
-export async function freshness(ctx: PerfContext, ratePerS: number, seconds: number, pollMs = 20, giveUpMs = 30_000): Promise<Freshness> {
-  const endUserId = `fresh-${ctx.runId}`;
-  const found: number[] = [];
-  let neverFound = 0;
-  const probes: Promise<void>[] = [];
-  const probe = async (n: number) => {
-    const code = `FRESH-${n}-${ctx.runId}`;
-    const res = await ctx.client.ingest(endUserId, `${ctx.texts.memory()} Reference ${code}.`);
-    if (!res.jobId) throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    const accepted = performance.now();
-    while (performance.now() - accepted < giveUpMs) {
-      const hit = await ctx.client.search(endUserId, code, { strategy: 'direct_lookup', limit: 5 });
-      if (hit.status !== 200) throw new Error(`POST /v1/search answered ${hit.status}: ${JSON.stringify(hit.body).slice(0, 300)}`);
-      if (hit.jobIds.includes(res.jobId)) {
-        found.push(performance.now() - accepted);
-        return;
-      }
-      await sleep(pollMs);
-    }
-    neverFound++;
-  };
-  const total = Math.max(1, Math.round(ratePerS * seconds));
-  const started = performance.now();
-  const shown = progress('sent', total, ctx.print, ' memories');
-  for (let n = 0; n < total; n++) {
-    // Scheduled against the start, not the previous send, so a slow send does not lower the rate.
-    const due = started + (n * 1000) / ratePerS;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    probes.push(probe(n));
-    shown.update(n + 1);
-  }
-  shown.finish(total);
-  await Promise.all(probes);
-  return { ratePerS, sent: total, neverFound, latency: summarizeLatencies(found) };
-}
-
-/** Varied generated queries for one user with automatic routing, `clients` at a time; the server's times include embedding the query. */
-export async function searchLatency(ctx: PerfContext, endUserId: string, queries: number, clients: number): Promise<LatencySummary> {
-  const texts = Array.from({ length: queries }, () => ctx.texts.query());
-  // A few unmeasured searches first: the first ones after a load pay for caches the steady state has warm.
-  await mapWithConcurrency(texts.slice(0, 5), 1, (q) => ctx.client.search(endUserId, q));
-  const ms = await mapWithConcurrency(texts, clients, async (q) => {
-    const res = await ctx.client.search(endUserId, q, { limit: 10 });
-    if (res.status !== 200) throw new Error(`POST /v1/search answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    return res.ms;
-  });
-  return summarizeLatencies(ms);
 }

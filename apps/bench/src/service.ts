@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ServiceProcess, TEST_KEYS } from '@memory/testing';
+import { diskBytes, residentMb, type Footprint } from './perf-footprint.js';
 import type { Print } from './progress.js';
 
 /** The service under measurement: where to send requests, with which key, and how to let go of it. */
@@ -13,6 +14,8 @@ export interface Target {
   dataDir: string | null;
   /** The embedded service's process id, for its resident memory; null for a service found at --url. */
   pid(): number | null;
+  /** Resident memory and bytes on disk of what this service started. */
+  footprint(): Promise<Footprint>;
   stop(): Promise<void>;
 }
 
@@ -40,7 +43,15 @@ export async function startEmbeddedService(dataDir: string, print: Print): Promi
     );
   }
   print(`service ready on ${service.url} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { url: service.url, apiKey: TEST_KEYS.acme, identity: 'embedded', dataDir, pid: () => service.pid, stop: () => service.stop() };
+  return {
+    url: service.url,
+    apiKey: TEST_KEYS.acme,
+    identity: 'embedded',
+    dataDir,
+    pid: () => service.pid,
+    footprint: async () => ({ rssMb: residentMb(service.pid), diskBytes: diskBytes(dataDir), disk: 'the data folder (event log, stores, job records)' }),
+    stop: () => service.stop(),
+  };
 }
 
 /** A service someone else runs: checked before the benchmark starts, so a wrong address or key fails at once. */
@@ -57,7 +68,15 @@ export async function remoteService(url: string, apiKey: string, print: Print): 
   const auth = await probe('/v1/jobs/job_0_locomo-bench-probe');
   if (auth.status === 401) throw new ServiceStartError(`the service at ${url} refuses the --key (401): pass one of its MEMORY_API_KEYS`);
   print(`using the service at ${url}`);
-  return { url, apiKey, identity: url, dataDir: null, pid: () => null, stop: async () => undefined };
+  return {
+    url,
+    apiKey,
+    identity: url,
+    dataDir: null,
+    pid: () => null,
+    footprint: async () => ({ rssMb: null, diskBytes: null, disk: 'not measured: a service someone else runs' }),
+    stop: async () => undefined,
+  };
 }
 
 export class ServiceStartError extends Error {

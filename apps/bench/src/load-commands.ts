@@ -1,0 +1,62 @@
+import type { LatencySummary } from '@memory/evaluation';
+
+/**
+ * What the bench asks of its load generator, a process of its own (load-generator.ts), and what it answers. The
+ * generator gets the service's address and a seed, and makes its own texts, so only these small objects cross.
+ */
+interface Service {
+  url: string;
+  apiKey: string;
+  seed: number;
+}
+
+/** Text ingests, as fast as `connections` keep-alive connections allow, for `seconds` (autocannon). */
+export interface EdgeCommand extends Service {
+  kind: 'edge';
+  connections: number;
+  seconds: number;
+  /** Spread over a few end users, as several applications would send. */
+  endUserIds: string[];
+}
+
+/** `queries` generated queries with automatic routing, `clients` at a time, each to one of the users in turn. */
+export interface SearchCommand extends Service {
+  kind: 'search';
+  endUserIds: string[];
+  queries: number;
+  clients: number;
+}
+
+/** Memories at a steady rate, each searched for (direct_lookup of a unique code) from its 202 until found. */
+export interface FreshnessCommand extends Service {
+  kind: 'freshness';
+  endUserId: string;
+  ratePerS: number;
+  seconds: number;
+}
+
+export type LoadCommand = EdgeCommand | SearchCommand | FreshnessCommand;
+
+export interface EdgeLevel {
+  connections: number;
+  seconds: number;
+  accepted: number;
+  refused: number;
+  acceptedPerS: number;
+  latency: LatencySummary;
+}
+
+export interface Freshness {
+  ratePerS: number;
+  sent: number;
+  neverFound: number;
+  latency: LatencySummary;
+}
+
+export interface LoadResults {
+  edge: EdgeLevel;
+  search: LatencySummary;
+  freshness: Freshness;
+}
+
+export type LoadResult<C extends LoadCommand> = LoadResults[C['kind']];

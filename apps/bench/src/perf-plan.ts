@@ -1,0 +1,45 @@
+/** How much of each scenario a run does; the two scales of `npm run bench -- --scale`. */
+export interface PerfPlan {
+  /** Keep-alive connections tried for edge_accept_rps; the best is reported. */
+  edgeConnections: number[];
+  edgeSeconds: number;
+  /** Texts for embed_raw_per_s. */
+  embedTexts: number;
+  /** Memories sent as fast as accepted for pipeline_per_s. */
+  pipelineMemories: number;
+  freshnessSeconds: number;
+  /** Memories held by the one search user at each search_ms step. */
+  searchSizes: number[];
+  searchQueries: number;
+  searchClients: number[];
+  /** The store shared by 10 users, each holding this many memories (the search user is one of them). */
+  sharedUsers: { users: number; each: number };
+  seed: number;
+}
+
+export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
+  small: {
+    edgeConnections: [16, 64, 256],
+    edgeSeconds: 8,
+    embedTexts: 300,
+    pipelineMemories: 1000,
+    freshnessSeconds: 20,
+    searchSizes: [1000, 10_000],
+    searchQueries: 200,
+    searchClients: [1, 8],
+    sharedUsers: { users: 10, each: 1000 },
+    seed: 20_260_601,
+  },
+  full: {
+    edgeConnections: [16, 64, 256],
+    edgeSeconds: 15,
+    embedTexts: 1000,
+    pipelineMemories: 5000,
+    freshnessSeconds: 60,
+    searchSizes: [1000, 10_000, 100_000],
+    searchQueries: 500,
+    searchClients: [1, 8],
+    sharedUsers: { users: 10, each: 10_000 },
+    seed: 20_260_601,
+  },
+};

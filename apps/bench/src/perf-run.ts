@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sentenceGenerator, type LatencySummary, type PerformanceRow } from '@memory/evaluation';
+import { BenchApi } from './api.js';
+import type { EdgeLevel } from './load-commands.js';
+import { runLoad } from './load-process.js';
+import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
+import type { PerfPlan } from './perf-plan.js';
+import type { Print } from './progress.js';
+import type { Target } from './service.js';
+
+/** Every figure of a run, as --json writes it, and the rows of the printed table. */
+export interface PerfFigures {
+  figures: Record<string, unknown>;
+  rows: PerformanceRow[];
+}
+
+const sizeLabel = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
+
+/**
+ * The scenarios of issue 6 in the order that keeps each measurement clean: the bare model first (nothing else
+ * running), then the pipeline, search at each size (freshness at the first, while the store is small and idle;
+ * the 10-user store when the search user holds as many as each of them), and the edge's flood last, since it leaves
+ * a backlog the pipeline works through for minutes. Timed traffic comes from the load generator's process.
+ */
+export async function runScenarios(target: Target, plan: PerfPlan, print: Print): Promise<PerfFigures> {
+  const figures: Record<string, unknown> = {};
+  const rows: PerformanceRow[] = [];
+  const runId = Date.now().toString(36);
+  const ctx: PerfContext = { api: new BenchApi(target.url, target.apiKey), texts: sentenceGenerator(plan.seed), print, runId };
+  const service = { url: target.url, apiKey: target.apiKey };
+  let stored = 0;
+  let seed = plan.seed;
+  const nextSeed = () => ++seed;
+
+  const footprint = async (label: string) => {
+    const measured = await target.footprint();
+    const perMemory = measured.diskBytes !== null && stored > 0 ? measured.diskBytes / stored : null;
+    figures[`footprint_${label}`] = { memories: stored, rss_mb: measured.rssMb, disk_bytes: measured.diskBytes, disk_bytes_per_memory: perMemory, disk: measured.disk };
+    rows.push({ metric: 'rss_mb', condition: `${stored} memories in store`, value: measured.rssMb, unit: 'MB' });
+    rows.push({ metric: 'disk_per_memory', condition: `${stored} memories in store`, value: perMemory, unit: 'bytes' });
+  };
+  const load = async (endUserId: string, count: number) => {
+    const jobIds = await ingestMany(ctx, endUserId, count, 16, `accepted (${endUserId})`);
+    const { failed } = await waitForJobs(ctx, jobIds, 'processed');
+    if (failed) print(`  ${failed} jobs failed`);
+    stored += jobIds.length - failed;
+  };
+  const search = async (condition: string, endUserIds: string[], clients: number): Promise<LatencySummary> => {
+    print(`\n[search_ms] ${condition}, ${plan.searchQueries} queries, ${clients} client(s)`);
+    const latency = await runLoad({ kind: 'search', ...service, seed: nextSeed(), endUserIds, queries: plan.searchQueries, clients }, print);
+    rows.push({ metric: 'search_ms', condition: `${condition}, ${clients} client${clients > 1 ? 's' : ''}`, value: latency.count, unit: 'queries', latency });
+    return latency;
+  };
+
+  print(`\n[embed_raw_per_s] ${plan.embedTexts} memory texts, one per call, in the bench process`);
+  const modelDir = mkdtempSync(join(tmpdir(), 'memory-perf-model-'));
+  const raw = await embedRaw(target.dataDir ?? modelDir, Array.from({ length: plan.embedTexts }, () => ctx.texts.memory()), print).finally(() => rmSync(modelDir, { recursive: true, force: true }));
+  figures['embed_raw_per_s'] = raw;
+  rows.push({ metric: 'embed_raw_per_s', condition: raw.model, value: raw.perS, unit: 'texts/s' });
+
+  const searchUser = `search-${runId}`;
+  print(`\n[pipeline_per_s] ${plan.pipelineMemories} memories, accepted as fast as possible, until all Completed`);
+  const pipeline = await pipelineThroughput(ctx, searchUser, plan.pipelineMemories);
+  stored += pipeline.memories - pipeline.failed;
+  figures['pipeline_per_s'] = pipeline;
+  figures['limit_ratio'] = pipeline.perS / raw.perS;
+  rows.push({ metric: 'pipeline_per_s', condition: `${pipeline.memories} memories`, value: pipeline.perS, unit: 'mem/s' });
+  rows.push({ metric: 'limit_ratio', condition: 'pipeline / embed_raw', value: pipeline.perS / raw.perS, unit: '' });
+  if (pipeline.failed) print(`  ${pipeline.failed} jobs failed`);
+
+  let held = pipeline.memories;
+  const searchFigures: Record<string, unknown> = {};
+  for (const size of plan.searchSizes) {
+    if (held < size) {
+      print(`\n[load] ${size - held} more memories for the search user, to ${size}`);
+      await load(searchUser, size - held);
+      held = size;
+    }
+    const label = sizeLabel(size);
+    await footprint(label);
+    for (const clients of plan.searchClients) searchFigures[`${label}_c${clients}`] = await search(`1 user, ${label} memories`, [searchUser], clients);
+
+    if (size === plan.searchSizes[0]) {
+      // At the smallest size, before the bulk loads, so its traffic is the only load on the service.
+      const rate = Math.max(1, pipeline.perS / 2);
+      print(`\n[freshness_ms] ${rate.toFixed(1)} memories/s (half of pipeline_per_s) for ${plan.freshnessSeconds} s, polling search every 20 ms`);
+      const fresh = await runLoad({ kind: 'freshness', ...service, seed: nextSeed(), endUserId: `fresh-${runId}`, ratePerS: rate, seconds: plan.freshnessSeconds }, print);
+      stored += fresh.sent;
+      figures['freshness_ms'] = fresh;
+      rows.push({ metric: 'freshness_ms', condition: `${rate.toFixed(1)} mem/s steady`, value: fresh.latency.count, unit: 'found', latency: fresh.latency });
+      if (fresh.neverFound) print(`  ${fresh.neverFound} memories were not searchable within 30 s`);
+    }
+
+    if (size === plan.sharedUsers.each) {
+      const { users, each } = plan.sharedUsers;
+      const others = Array.from({ length: users - 1 }, (_, i) => `shared-${i + 1}-${runId}`);
+      print(`\n[load] ${users - 1} more users with ${each} memories each, for ${users} users sharing the store`);
+      for (const user of others) await load(user, each);
+      const condition = `${users} users x ${sizeLabel(each)}`;
+      await footprint(`${users}_users`);
+      for (const clients of plan.searchClients) searchFigures[`${users}_users_c${clients}`] = await search(condition, [searchUser, ...others], clients);
+    }
+  }
+  figures['search_ms'] = searchFigures;
+
+  const levels: EdgeLevel[] = [];
+  for (const connections of plan.edgeConnections) {
+    print(`\n[edge_accept_rps] text ingests for ${plan.edgeSeconds} s over ${connections} connections (autocannon)`);
+    const level = await runLoad({ kind: 'edge', ...service, seed: nextSeed(), connections, seconds: plan.edgeSeconds, endUserIds: Array.from({ length: 8 }, (_, i) => `edge-${runId}-${i}`) }, print);
+    print(`  ${level.accepted} accepted (${level.acceptedPerS.toFixed(0)}/s), ${level.refused} refused`);
+    levels.push(level);
+    rows.push({ metric: 'edge_accept_rps', condition: `${connections} connections`, value: level.acceptedPerS, unit: 'req/s', latency: level.latency });
+  }
+  const best = levels.reduce((a, b) => (b.acceptedPerS > a.acceptedPerS ? b : a));
+  figures['edge_accept_rps'] = { best: best.acceptedPerS, bestConnections: best.connections, levels };
+  rows.push({ metric: 'edge_accept_rps', condition: `best (${best.connections} connections)`, value: best.acceptedPerS, unit: 'req/s', latency: best.latency });
+  return { figures, rows };
+}
