@@ -38,6 +38,15 @@ describe('EmbedderThread (bge-small in a worker thread)', () => {
     together.forEach(([vector], i) => expect(Array.from(vector!)).to.deep.equal(Array.from(alone[i]![0]!)));
   });
 
+  it('runs a query before the passages queued ahead of it, after at most the call already running', async () => {
+    const finished: string[] = [];
+    const passages = SENTENCES.concat(SENTENCES).map((text, i) => thread.embed([text], 'passage').then(() => finished.push(`passage ${i}`)));
+    const query = thread.embed(['where did I fly in May?'], 'query').then(() => finished.push('query'));
+    await Promise.all([...passages, query]);
+    expect(finished.indexOf('query')).to.be.at.most(1);
+    expect(finished.filter((name) => name !== 'query')).to.deep.equal(SENTENCES.concat(SENTENCES).map((_, i) => `passage ${i}`));
+  });
+
   it('keeps this thread free while the model works', async () => {
     // Counting event-loop turns, not timing: with the model on this thread, a call is one turn that blocks.
     let turns = 0;

@@ -13,11 +13,14 @@ import { fromThreadError, type EmbedRequest, type ThreadMessage, type ThreadStar
  * gets a worker thread of its own and the main thread only waits for vectors.
  *
  * One worker, one call at a time, as the in-process embedder: the model's own intra-op threads are the
- * parallelism. When the worker dies, the calls it held fail as retriable and the next call starts a new one.
+ * parallelism. The worker runs queries before passages (see thread-worker.ts), so a search waits for at most the
+ * call being run, not for the passages the pipeline has queued. When the worker dies, the calls it held fail as
+ * retriable and the next call starts a new worker.
  */
 export class EmbedderThread implements Embedder {
   readonly model: EmbeddingModel;
-  private readonly pending = new Map<number, { resolve: (vectors: Float32Array[]) => void; reject: (error: Error) => void }>();
+  /** Calls sent to the worker, by request id. */
+  private readonly pending = new Map<number, Call>();
   private readonly inFlight = new Set<Promise<unknown>>();
   /** A replacement for a dead worker may still be loading: calls wait for it. */
   private worker: Promise<Worker>;
@@ -69,14 +72,17 @@ export class EmbedderThread implements Embedder {
     });
   }
 
+  private settle(id: number, settle: (call: Call) => void): void {
+    const call = this.pending.get(id);
+    if (!call) return;
+    this.pending.delete(id);
+    settle(call);
+  }
+
   private listen(worker: Worker): void {
     worker.on('message', (message: ThreadMessage) => {
-      if (message.type !== 'vectors' && message.type !== 'error') return;
-      const call = this.pending.get(message.id);
-      if (!call) return;
-      this.pending.delete(message.id);
-      if (message.type === 'vectors') call.resolve(message.vectors);
-      else call.reject(fromThreadError(message.error));
+      if (message.type === 'vectors') this.settle(message.id, (call) => call.resolve(message.vectors));
+      else if (message.type === 'error') this.settle(message.id, (call) => call.reject(fromThreadError(message.error)));
     });
     // An uncaught error in the worker ends it; 'exit' follows and does the recovery.
     worker.on('error', () => undefined);
@@ -113,6 +119,11 @@ export class EmbedderThread implements Embedder {
   }
 }
 
+interface Call {
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: Error) => void;
+}
+
 export async function createOnnxEmbedderThread(options: OnnxEmbedderOptions = {}): Promise<EmbedderThread> {
   return EmbedderThread.start(options);
 }
@@ -120,7 +131,7 @@ export async function createOnnxEmbedderThread(options: OnnxEmbedderOptions = {}
 /** The worker runs the same module format as this file: from source (.ts, through tsx) or built (.js). */
 function startWorker(options: OnnxEmbedderOptions): Promise<{ worker: Worker; model: EmbeddingModel }> {
   const here = import.meta.url;
-  const start: ThreadStart = { options, lowerPriority: true, entry: new URL(`./thread-worker${extname(fileURLToPath(here))}`, here).href };
+  const start: ThreadStart = { options, entry: new URL(`./thread-worker${extname(fileURLToPath(here))}`, here).href };
   const worker = new Worker(new URL('./thread-bootstrap.mjs', here), { workerData: start, name: `embedder ${BGE_SMALL_EN_V15_Q.name}` });
   return new Promise((resolve, reject) => {
     const onExit = (code: number) => reject(new MemoryServiceError('EMBEDDER.THREAD_EXITED', `the embedding worker thread exited (code ${code}) while loading the model`));

@@ -7,7 +7,6 @@ export interface ThreadStart {
   options: OnnxEmbedderOptions;
   /** The worker module's URL, imported by thread-bootstrap.mjs. */
   entry: string;
-  lowerPriority: boolean;
 }
 
 export interface EmbedRequest {
