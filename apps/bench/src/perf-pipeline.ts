@@ -60,8 +60,9 @@ const POLL_MS = 250;
 /**
  * Waits until every job is Completed or Failed, asking as little as possible: the polling is load on the service
  * being measured (a first version asking ~600 times a second slowed the pipeline several-fold). Each round asks
- * about the newest pending job, and a small sample of the oldest for progress; when the newest is done, the rest
- * are swept once, since jobs of one user are processed in order but not all of them strictly so.
+ * about the newest pending job; until it is done, a binary search (jobs of one user are processed in order) finds
+ * how far the pipeline has got, for the progress line. When the newest is done, the rest are swept once, since not
+ * all jobs are strictly in order (several users, retries).
  */
 export async function waitForJobs(ctx: PerfContext, jobIds: readonly string[], label: string): Promise<{ failed: number; doneAt: number }> {
   let pending = [...jobIds];
@@ -69,20 +70,35 @@ export async function waitForJobs(ctx: PerfContext, jobIds: readonly string[], l
   // When the round that found the last jobs done began: the sweep's own requests are not pipeline time.
   let doneAt = performance.now();
   let lastChange = performance.now();
+  let reached = 0;
   const shown = progress(label, jobIds.length, ctx.print, ' jobs');
-  const done = (status: string) => status === 'Completed' || status === 'Failed';
+  const done = async (jobId: string) => {
+    const { status } = await ctx.api.job(jobId);
+    return status === 'Completed' || status === 'Failed';
+  };
   while (pending.length > 0) {
     doneAt = performance.now();
-    const newest = pending[pending.length - 1]!;
-    const asked = (await ctx.api.job(newest)).status;
-    const ask = done(asked) ? pending : pending.slice(0, 4);
-    const states = await mapWithConcurrency(ask, 4, (jobId) => ctx.api.job(jobId));
-    const finished = new Set(ask.filter((_, i) => done(states[i]!.status)));
-    failed += states.filter((s) => s.status === 'Failed').length;
-    pending = pending.filter((id) => !finished.has(id));
-    shown.update(jobIds.length - pending.length);
-    if (finished.size > 0) lastChange = performance.now();
-    else if (performance.now() - lastChange > GIVE_UP_IDLE_MS) throw new Error(`no job finished in ${GIVE_UP_IDLE_MS / 1000} s (${pending.length} pending): the pipeline is stuck`);
+    if (await done(pending[pending.length - 1]!)) {
+      const states = await mapWithConcurrency(pending, 4, (jobId) => ctx.api.job(jobId));
+      failed += states.filter((s) => s.status === 'Failed').length;
+      const before = pending.length;
+      pending = pending.filter((_, i) => states[i]!.status !== 'Completed' && states[i]!.status !== 'Failed');
+      if (pending.length < before) lastChange = performance.now();
+      reached = 0;
+      shown.update(jobIds.length - pending.length);
+    } else {
+      let low = 0;
+      let high = pending.length - 1;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (await done(pending[middle]!)) low = middle + 1;
+        else high = middle;
+      }
+      if (low > reached) lastChange = performance.now();
+      reached = Math.max(reached, low);
+      shown.update(jobIds.length - pending.length + low);
+    }
+    if (pending.length > 0 && performance.now() - lastChange > GIVE_UP_IDLE_MS) throw new Error(`no job finished in ${GIVE_UP_IDLE_MS / 1000} s (${pending.length} pending): the pipeline is stuck`);
     if (pending.length > 0) await sleep(POLL_MS);
   }
   shown.finish(jobIds.length);

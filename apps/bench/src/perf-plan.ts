@@ -21,7 +21,7 @@ export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
   small: {
     edgeConnections: [16, 64, 256],
     edgeSeconds: 8,
-    embedTexts: 300,
+    embedTexts: 600,
     pipelineMemories: 1000,
     freshnessSeconds: 20,
     searchSizes: [1000, 10_000],

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sentenceGenerator, type LatencySummary, type PerformanceRow } from '@memory/evaluation';
+import { resolveTimeReferences } from '@memory/temporal';
 import { BenchApi } from './api.js';
 import type { EdgeLevel } from './load-commands.js';
 import { runLoad } from './load-process.js';
@@ -55,8 +56,11 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   };
 
   print(`\n[embed_raw_per_s] ${plan.embedTexts} memory texts, one per call, in the bench process`);
+  // The texts as the pipeline embeds them: with their time expressions resolved ("this morning" becomes a date,
+  // a few more tokens), so that the limit is the model's on the same input.
+  const asEmbedded = (text: string) => resolveTimeReferences(text, { referenceTime: Date.now(), timeZone: 'UTC' }).resolvedText;
   const modelDir = mkdtempSync(join(tmpdir(), 'memory-perf-model-'));
-  const raw = await embedRaw(target.dataDir ?? modelDir, Array.from({ length: plan.embedTexts }, () => ctx.texts.memory()), print).finally(() => rmSync(modelDir, { recursive: true, force: true }));
+  const raw = await embedRaw(target.dataDir ?? modelDir, Array.from({ length: plan.embedTexts }, () => asEmbedded(ctx.texts.memory())), print).finally(() => rmSync(modelDir, { recursive: true, force: true }));
   figures['embed_raw_per_s'] = raw;
   rows.push({ metric: 'embed_raw_per_s', condition: raw.model, value: raw.perS, unit: 'texts/s' });
 
