@@ -13,7 +13,6 @@ export interface PerfContext {
   api: BenchApi;
   texts: SentenceGenerator;
   print: Print;
-  runId: string;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

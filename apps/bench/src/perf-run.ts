@@ -29,7 +29,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   const figures: Record<string, unknown> = {};
   const rows: PerformanceRow[] = [];
   const runId = Date.now().toString(36);
-  const ctx: PerfContext = { api: new BenchApi(target.url, target.apiKey), texts: sentenceGenerator(plan.seed), print, runId };
+  const ctx: PerfContext = { api: new BenchApi(target.url, target.apiKey), texts: sentenceGenerator(plan.seed), print };
   const service = { url: target.url, apiKey: target.apiKey };
   let stored = 0;
   let seed = plan.seed;
