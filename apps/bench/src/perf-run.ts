@@ -59,8 +59,11 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   // The texts as the pipeline embeds them: with their time expressions resolved ("this morning" becomes a date,
   // a few more tokens), so that the limit is the model's on the same input.
   const asEmbedded = (text: string) => resolveTimeReferences(text, { referenceTime: Date.now(), timeZone: 'UTC' }).resolvedText;
-  const modelDir = mkdtempSync(join(tmpdir(), 'memory-perf-model-'));
-  const raw = await embedRaw(target.dataDir ?? modelDir, Array.from({ length: plan.embedTexts }, () => asEmbedded(ctx.texts.memory())), print).finally(() => rmSync(modelDir, { recursive: true, force: true }));
+  // The embedded service's own folder pins the model it uses; a distributed service has none here, so a scratch one.
+  const scratch = target.dataDir ? null : mkdtempSync(join(tmpdir(), 'memory-perf-model-'));
+  const raw = await embedRaw(target.dataDir ?? scratch!, Array.from({ length: plan.embedTexts }, () => asEmbedded(ctx.texts.memory())), print).finally(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
   figures['embed_raw_per_s'] = raw;
   rows.push({ metric: 'embed_raw_per_s', condition: raw.model, value: raw.perS, unit: 'texts/s' });
 
