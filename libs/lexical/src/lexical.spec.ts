@@ -47,3 +47,50 @@ describe('BM25 index', () => {
     expect(index.search(lexicalTerms('puppy'), 1)).to.have.length(1);
   });
 });
+
+describe('BM25 index against a plain reference', () => {
+  /** The textbook formula over plain maps, for comparison with the slot-based index. */
+  function referenceSearch(docs: Map<string, string[]>, query: string[], k: number) {
+    const n = docs.size;
+    const avg = [...docs.values()].reduce((s, t) => s + t.length, 0) / n;
+    const scores = new Map<string, number>();
+    for (const term of new Set(query)) {
+      const holders = [...docs].filter(([, terms]) => terms.includes(term));
+      const idf = Math.log(1 + (n - holders.length + 0.5) / (holders.length + 0.5));
+      for (const [id, terms] of holders) {
+        const tf = terms.filter((t) => t === term).length;
+        const norm = 1.2 * (1 - 0.75 + (0.75 * terms.length) / avg);
+        scores.set(id, (scores.get(id) ?? 0) + (idf * tf * 2.2) / (tf + norm));
+      }
+    }
+    return [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k);
+  }
+
+  it('ranks exactly as the formula after adds, replacements and removals that reuse slots', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const vocabulary = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    const draw = () => Array.from({ length: 1 + Math.floor(random() * 12) }, () => vocabulary[Math.floor(random() * random() * vocabulary.length)]!);
+    const index = new Bm25Index();
+    const docs = new Map<string, string[]>();
+    for (let step = 0; step < 3000; step++) {
+      const id = `d${Math.floor(random() * 400)}`;
+      if (random() < 0.2) {
+        index.remove(id);
+        docs.delete(id);
+      } else {
+        const terms = draw();
+        index.add(id, terms);
+        docs.set(id, terms);
+      }
+    }
+    expect(index.size).to.equal(docs.size);
+    for (let q = 0; q < 50; q++) {
+      const query = draw().slice(0, 4);
+      const expected = referenceSearch(docs, query, 15);
+      const actual = index.search(query, 15);
+      expect(actual.map((h) => h.id)).to.deep.equal(expected.map(([id]) => id));
+      actual.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i]![1], 1e-9));
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { nearestFirst, type ScoredId, type TimedId, type TimedSource } from '@memory/ports';
 import { createBlock, paddedStride, type VectorBlock } from './vector-block.js';
 import { matchesTimeRange, type TimeRange } from './time-filter.js';
-import { TopK } from './top-k.js';
+import { TopK } from '@memory/lexical';
 
 const INITIAL_CAPACITY = 64;
 
