@@ -101,6 +101,26 @@ describe('search strategies on the embedded stores', function () {
     expect((routing['entities'] as Array<{ name: string }>).map((e) => e.name)).to.deep.equal(['Okafor']);
   });
 
+  it('entity_anchor lists only a specific anchor in automatic routing; a common one adds weight without being read', async () => {
+    const partner = { name: 'Sam', type: 'person' as const, key: 'sam' };
+    const kyoto = { name: 'Kyoto', type: 'place' as const, key: 'kyoto' };
+    for (let i = 0; i < 60; i++) await remember(`sam-${i}`, { content: `dinner with Sam number ${i}`, entities: [partner] });
+    await remember('both', { content: 'Sam and I walked through Kyoto', entities: [partner, kyoto] });
+    await remember('kyoto-only', { content: 'temples in Kyoto at dawn', entities: [kyoto] });
+    const listed: string[] = [];
+    const observed: GraphStore = { ...graph, degrees: graph.degrees.bind(graph), findEntities: graph.findEntities.bind(graph), neighbours: (s, from, options) => (listed.push(from), graph.neighbours(s, from, options)) };
+    const { data, routing } = await searchMemories(
+      { vectors: stores.vectors, centroids: stores.centroids, graph: observed, embedder: fixedEmbedder({}), now: () => NOW },
+      { scope, query: 'Sam in Kyoto', limit: 70, useDynamicScoring: false, strategy: null, explain: true },
+    );
+    const entityScore = (id: string) => ((data.find((h) => h.id === id)?.explain?.['strategies'] as Record<string, { score: number }> | undefined)?.['entity_anchor']?.score ?? 0);
+    expect(entityScore('both')).to.be.greaterThan(entityScore('kyoto-only'));
+    expect(entityScore('kyoto-only')).to.be.greaterThan(0);
+    expect(entityScore('sam-7'), 'a memory of the common anchor alone is not in the entity list').to.equal(0);
+    expect(listed, 'the common anchor\'s 61 memories are never listed').to.not.include(graphIds.entity(scope, 'sam'));
+    expect((routing['entities'] as Array<{ name: string; memories: number }>).map((e) => [e.name, e.memories]).sort()).to.deep.equal([['Kyoto', 2], ['Sam', 61]]);
+  });
+
   it('entity_anchor finds a person stored with a title from the bare name', async () => {
     await remember('titled', { content: 'Dr. Mensah moved my appointment', entities: [{ name: 'Dr Mensah', type: 'person', key: 'dr mensah' }] });
     const { data } = await search('When is my appointment with Mensah?', 'entity_anchor');

@@ -38,6 +38,12 @@ export interface GraphStore {
   getNodes(scope: Scope, ids: string[]): Promise<GraphNode[]>;
   /** Nodes reachable from `from` within `depth` hops, either direction, optionally only through some edge kinds. */
   neighbours(scope: Scope, from: string, options?: { depth?: number; edgeKinds?: EdgeKind[] }): Promise<Neighbour[]>;
+  /**
+   * How many edges of `kind` touch each of these nodes, either direction (their degree), without reading the edges'
+   * far ends: how widely an entity is mentioned decides whether its memories are worth listing. Every id asked for
+   * is in the map (0 for a node without such edges or not there at all).
+   */
+  degrees(scope: Scope, ids: string[], kind: EdgeKind): Promise<Map<string, number>>;
   /** Entity nodes of the end user whose key is one of these. */
   findEntities(scope: Scope, keys: string[]): Promise<GraphNode[]>;
   deleteNodes(scope: Scope, ids: string[]): Promise<number>;

@@ -130,6 +130,22 @@ export function describeGraphStoreContract(adapterName: string, factory: StoreFa
       expect(await store.neighbours(scope, 'memory:missing', { depth: 3 })).to.deep.equal([]);
     });
 
+    it('counts the edges of one kind touching each node, either direction, in this scope only', async () => {
+      const other = freshScope();
+      const theirs = graphOf(other);
+      await store.upsert(theirs.nodes, [...theirs.edges, edge(other, graphIds.memory('m3'), 'mentions', theirs.ids.alice)]);
+      const mentions = await store.degrees(scope, [g.ids.alice, g.ids.paris, g.ids.m2, 'entity:missing'], 'mentions');
+      expect([...mentions].sort()).to.deep.equal([
+        [g.ids.alice, 2],
+        [g.ids.m2, 2],
+        [g.ids.paris, 1],
+        ['entity:missing', 0],
+      ].sort());
+      expect((await store.degrees(scope, [g.ids.m1], 'next')).get(g.ids.m1)).to.equal(1);
+      expect((await store.degrees(other, [theirs.ids.alice], 'mentions')).get(theirs.ids.alice)).to.equal(3);
+      expect(await store.degrees(scope, [], 'owns')).to.deep.equal(new Map());
+    });
+
     it('finds entities of the end user by key', async () => {
       const found = await store.findEntities(scope, ['place:paris', 'person:nobody', 'person:alice']);
       expect(found.map((n) => n.id).sort()).to.deep.equal([g.ids.alice, g.ids.paris].sort());

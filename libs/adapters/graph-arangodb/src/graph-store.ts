@@ -6,7 +6,7 @@ import { graphIds, type EdgeKind, type GraphEdge, type GraphNode, type GraphStor
 import { edgeFromDocument, nodeFromDocument } from './documents.js';
 import { graphError } from './errors.js';
 import type { Layout } from './layout.js';
-import { deleteNodesQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
+import { degreesQuery, deleteNodesQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
 import { checkDepth, checkEdge, checkEdgeKinds, checkId, checkNode, checkScope, distinct } from './validation.js';
 
 export interface ArangoGraphStoreSettings {
@@ -53,6 +53,19 @@ export class ArangoGraphStore implements GraphStore {
     // where the server runs with --query.fail-on-warning.
     const rows = await this.run<{ node: unknown; edge: unknown; depth: number }>('neighbours', query, false, { failOnWarning: false });
     return rows.map((row) => ({ node: nodeFromDocument(row.node), edge: edgeFromDocument(row.edge), depth: row.depth }));
+  }
+
+  async degrees(scope: Scope, ids: string[], kind: EdgeKind): Promise<Map<string, number>> {
+    this.checkOpen();
+    checkScope(scope);
+    const targets = distinct(ids);
+    targets.forEach(checkId);
+    const [checkedKind] = checkEdgeKinds([kind]);
+    const degrees = new Map(targets.map((id) => [id, 0]));
+    const query = degreesQuery(this.layout, scope, targets, checkedKind!);
+    if (!query) return degrees;
+    for (const row of await this.run<{ id: string; degree: number }>('degrees', query, false)) degrees.set(row.id, row.degree);
+    return degrees;
   }
 
   /** Entity ids are derived from scope and key (graphIds.entity), so this is a lookup by key, no index scan. */

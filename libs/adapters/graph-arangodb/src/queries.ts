@@ -106,6 +106,21 @@ export function neighboursQuery(layout: Layout, scope: Scope, from: string, dept
 }
 
 /**
+ * Each node's number of `kind` edges of the scope, either direction: `{ id, degree }` rows, counted through the edge
+ * index on _from and on _to (no vertex is read).
+ */
+export function degreesQuery(layout: Layout, scope: Scope, ids: string[], kind: EdgeKind): AqlQuery | null {
+  if (ids.length === 0) return null;
+  const { tenantId, endUserId } = scope;
+  const edges = collection(layout.edges[kind]);
+  const nodes = ids.map((id) => ({ id, handle: nodeHandle(layout, scope, id) }));
+  return aql`FOR n IN ${nodes}
+  LET outgoing = COUNT(FOR e IN ${edges} FILTER e._from == n.handle AND e.tenantId == ${tenantId} AND e.endUserId == ${endUserId} RETURN 1)
+  LET incoming = COUNT(FOR e IN ${edges} FILTER e._to == n.handle AND e.tenantId == ${tenantId} AND e.endUserId == ${endUserId} RETURN 1)
+  RETURN { id: n.id, degree: outgoing + incoming }`;
+}
+
+/**
  * Removes the nodes of the scope among `ids` and every edge of the scope touching them, in either direction and
  * of any kind, in one query; returns (as its one result) how many nodes were removed. Edges go even when the
  * node itself is missing, so a dangling edge can always be cleared.

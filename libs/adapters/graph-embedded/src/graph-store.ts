@@ -59,6 +59,16 @@ export class EmbeddedGraphStore implements GraphStore {
     });
   }
 
+  /** Counted in the adjacency tables' key ranges: LMDB walks the keys natively and no node is read. */
+  async degrees(scope: Scope, ids: string[], kind: EdgeKind): Promise<Map<string, number>> {
+    this.checkOpen();
+    checkScope(scope);
+    const targets = unique(ids);
+    targets.forEach(checkId);
+    if (!EDGE_KINDS.includes(kind)) invalid(`unknown edge kind ${JSON.stringify(kind)}`);
+    return this.read(() => new Map(targets.map((id) => [id, this.storage.degree(scope, id, kind)])));
+  }
+
   /** Entity ids are derived from scope and key (graphIds.entity), so the node table is already the key index. */
   async findEntities(scope: Scope, keys: string[]): Promise<GraphNode[]> {
     this.checkOpen();

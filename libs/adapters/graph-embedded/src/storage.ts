@@ -79,6 +79,12 @@ export class GraphStorage {
     }
   }
 
+  /** How many edges of `kind` touch `id`, counted in both tables. */
+  degree(scope: Scope, id: string, kind: EdgeKind): number {
+    const range = prefixRange([scope.tenantId, scope.endUserId, id, kind]);
+    return this.outgoing.getKeysCount(range) + this.incoming.getKeysCount(range);
+  }
+
   /** Removes every edge touching `id`, from both tables; call inside a write transaction. */
   removeEdgesOf(scope: Scope, id: string): void {
     const touching = [...this.edgesOf(scope, id)].map((e) => e.edge);

@@ -6,8 +6,8 @@ import type { StrategyContext, StrategyOutcome } from './types.js';
 const SECOND_HOP_FACTOR = 0.5;
 /** Co-occurring entities followed per query, the most shared first: the traversal stays bounded on a dense graph. */
 const MAX_SECOND_HOP_ENTITIES = 8;
-/** An anchor mentioned by more memories than this is too common to follow a second hop from. */
-const MAX_ANCHORED_FOR_SECOND_HOP = 200;
+/** An entity mentioned by more memories than this is too common to follow a second hop from, or to. */
+const MAX_MENTIONS_FOR_SECOND_HOP = 200;
 /** Automatic routing lets the entity list vote only when its rarest anchor is at least this specific (idf / max idf). */
 const MIN_SPECIFICITY_TO_VOTE = 0.5;
 
@@ -22,6 +22,13 @@ const memoryIdOfNode = (nodeId: string) => nodeId.slice('memory:'.length);
  *
  * The list's weight in fusion scales with the rarest anchor's idf against the largest possible one, so a name
  * in every other memory (the user's partner, say) barely moves the ranking while a rare one lifts its memories.
+ *
+ * Cost: each anchor's df comes from the graph's degree count, before any memory is listed. In automatic routing
+ * only specific anchors are listed (specificity >= 0.5 means df <= about sqrt(N): at most ~320 memories at 100k),
+ * since a common one could not make the list vote; a common anchor still adds its rarity to listed memories that
+ * mention it too. Second hops go from and to entities of at most MAX_MENTIONS_FOR_SECOND_HOP memories. So a query
+ * naming the user's partner reads a few counts, not thousands of memories, and the strategy's cost does not grow
+ * with N. A forced entity_anchor lists every anchor's memories, however many.
  */
 export async function entityAnchor({ deps, scope, limit }: StrategyContext, analysis: QueryAnalysis, weight: number, memoryCount: number, forced: boolean): Promise<StrategyOutcome> {
   const empty: StrategyOutcome = { lists: [], anchors: new Map(), notes: { entities: [] } };
@@ -31,6 +38,21 @@ export async function entityAnchor({ deps, scope, limit }: StrategyContext, anal
   if (entities.length === 0) return empty;
   const n = Math.max(memoryCount, 1);
   const idf = (df: number) => Math.log(1 + n / Math.max(df, 1));
+  const specificityOf = (df: number) => idf(df) / idf(1);
+  const mentionCounts = await graph.degrees(scope, entities.map((e) => e.id), 'mentions');
+  const dfOf = (entityId: string) => mentionCounts.get(entityId) ?? 0;
+  const bestIdf = Math.max(...entities.map((e) => idf(dfOf(e.id))));
+  const specificity = bestIdf / idf(1);
+  // In automatic routing an anchor as common as the user's own partner says nothing about this query: it would
+  // only shuffle the semantic ranking (measured: −3 points recall@10 on LoCoMo dev), so it does not vote.
+  const votes = forced || specificity >= MIN_SPECIFICITY_TO_VOTE;
+  const notes = {
+    entities: entities.map((entity) => ({ node: entity.id, name: entity.label, type: entity.entityType, memories: dfOf(entity.id) })),
+    specificity,
+    ...(votes ? {} : { ignored: `anchors too common (specificity ${specificity.toFixed(2)} < ${MIN_SPECIFICITY_TO_VOTE})` }),
+  };
+  if (!votes) return { ...empty, notes };
+
   const scores = new Map<string, number>();
   const anchors = new Map<string, { node: string; strength: number }>();
   const credit = (memoryId: string, score: number, node: string) => {
@@ -38,33 +60,34 @@ export async function entityAnchor({ deps, scope, limit }: StrategyContext, anal
     const current = anchors.get(memoryId);
     if (!current || current.strength < score) anchors.set(memoryId, { node, strength: score });
   };
+  const listedEntities = forced ? entities : entities.filter((e) => specificityOf(dfOf(e.id)) >= MIN_SPECIFICITY_TO_VOTE);
+  const unlisted = new Set(entities.filter((e) => !listedEntities.includes(e)).map((e) => e.id));
+  const anchored = await Promise.all(listedEntities.map(async (entity) => ({ entity, memories: await mentioning(graph, scope, entity.id) })));
+  for (const { entity, memories } of anchored) for (const memoryId of memories) credit(memoryId, idf(memories.length), entity.id);
 
-  const anchored = await Promise.all(entities.map(async (entity) => ({ entity, memories: await mentioning(graph, scope, entity.id) })));
+  // The entities the anchored memories mention: common anchors credit the memories they share with listed ones,
+  // and the rest lead a second hop to memories that need not share a word with the query.
   const anchorIds = new Set(entities.map((e) => e.id));
-  let bestIdf = 0;
-  for (const { entity, memories } of anchored) {
-    const weightOfEntity = idf(memories.length);
-    bestIdf = Math.max(bestIdf, weightOfEntity);
-    for (const memoryId of memories) credit(memoryId, weightOfEntity, entity.id);
-  }
-
-  // Second hop: entities mentioned together with the anchors lead to memories that need not share a word with the query.
-  const followable = anchored.filter((a) => a.memories.length <= MAX_ANCHORED_FOR_SECOND_HOP);
+  const followable = anchored.filter((a) => a.memories.length <= MAX_MENTIONS_FOR_SECOND_HOP);
   const coMentions = new Map<string, { count: number; via: string }>();
   for (const { entity, memories } of followable) {
-    const neighbourLists = await Promise.all(memories.map((m) => graph.neighbours(scope, `memory:${m}`, { depth: 1, edgeKinds: ['mentions'] })));
-    for (const neighbours of neighbourLists) {
+    const neighbourLists = await Promise.all(memories.map(async (m) => ({ memoryId: m, neighbours: await graph.neighbours(scope, `memory:${m}`, { depth: 1, edgeKinds: ['mentions'] }) })));
+    for (const { memoryId, neighbours } of neighbourLists) {
       for (const { node } of neighbours) {
-        if (node.kind !== 'entity' || anchorIds.has(node.id)) continue;
+        if (node.kind !== 'entity') continue;
+        if (unlisted.has(node.id)) credit(memoryId, idf(dfOf(node.id)), node.id);
+        if (anchorIds.has(node.id)) continue;
         const seen = coMentions.get(node.id);
         coMentions.set(node.id, { count: (seen?.count ?? 0) + 1, via: entity.id });
       }
     }
   }
-  const followed = [...coMentions].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_SECOND_HOP_ENTITIES);
+  const candidates = [...coMentions].sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : 1));
+  const candidateCounts = candidates.length > 0 ? await graph.degrees(scope, candidates.map(([id]) => id), 'mentions') : new Map<string, number>();
+  const followed = candidates.filter(([id]) => (candidateCounts.get(id) ?? 0) <= MAX_MENTIONS_FOR_SECOND_HOP).slice(0, MAX_SECOND_HOP_ENTITIES);
   const secondHop = await Promise.all(followed.map(async ([entityId, { count, via }]) => ({ entityId, count, via, memories: await mentioning(graph, scope, entityId) })));
+  const anchoredCount = followable.reduce((sum, a) => sum + a.memories.length, 0);
   for (const { entityId, count, memories } of secondHop) {
-    const anchoredCount = followable.reduce((sum, a) => sum + a.memories.length, 0);
     const strength = SECOND_HOP_FACTOR * idf(memories.length) * Math.min(1, count / Math.max(anchoredCount, 1));
     for (const memoryId of memories) if (!scores.has(memoryId) || anchors.get(memoryId)!.node === entityId) credit(memoryId, strength, entityId);
   }
@@ -73,19 +96,10 @@ export async function entityAnchor({ deps, scope, limit }: StrategyContext, anal
     .map(([id, score]) => ({ id, score }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, Math.max(limit * 4, 50));
-  const specificity = bestIdf / idf(1);
-  // In automatic routing an anchor as common as the user's own partner says nothing about this query: it would
-  // only shuffle the semantic ranking (measured: −3 points recall@10 on LoCoMo dev), so it does not vote.
-  const votes = forced || specificity >= MIN_SPECIFICITY_TO_VOTE;
   return {
-    lists: votes ? [{ name: 'entity_anchor', weight: weight * specificity, hits }] : [],
+    lists: [{ name: 'entity_anchor', weight: weight * specificity, hits }],
     anchors: new Map([...anchors].map(([id, a]) => [id, a.node])),
-    notes: {
-      entities: anchored.map(({ entity, memories }) => ({ node: entity.id, name: entity.label, type: entity.entityType, memories: memories.length })),
-      secondHop: secondHop.map(({ entityId, memories }) => ({ node: entityId, memories: memories.length })),
-      specificity,
-      ...(votes ? {} : { ignored: `anchors too common (specificity ${specificity.toFixed(2)} < ${MIN_SPECIFICITY_TO_VOTE})` }),
-    },
+    notes: { ...notes, secondHop: secondHop.map(({ entityId, memories }) => ({ node: entityId, memories: memories.length })) },
   };
 }
 
