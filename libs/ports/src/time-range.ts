@@ -62,3 +62,17 @@ export function nearestFirst(range: TimeRange, memories: Iterable<TimedSource>, 
   found.sort((a, b) => (a.distance < b.distance ? -1 : a.distance > b.distance ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return found.slice(0, limit).map(({ id, time }) => ({ id, time }));
 }
+
+/**
+ * The meaning of VectorStore.createdNear's windows, shared by every adapter: [t - windowMs, t + windowMs] around
+ * each instant, overlapping ones merged, in time order; so a burst of nearby instants reads one range.
+ */
+export function mergedWindows(instants: readonly number[], windowMs: number): Array<[from: number, to: number]> {
+  const windows: Array<[number, number]> = [];
+  for (const t of [...instants].sort((a, b) => a - b)) {
+    const last = windows[windows.length - 1];
+    if (last && t - windowMs <= last[1]) last[1] = t + windowMs;
+    else windows.push([t - windowMs, t + windowMs]);
+  }
+  return windows;
+}

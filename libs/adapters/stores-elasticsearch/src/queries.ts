@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Scope, TextQuery, VectorQuery } from '@memory/ports';
+import { mergedWindows, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 import { MAX_CANDIDATES } from './options.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -152,12 +152,7 @@ export function creationTimesRequest(index: string, scope: Scope, ids: string[])
  * merged first, so a burst of nearby instants costs one range clause.
  */
 export function createdNearRequest(index: string, scope: Scope, instants: number[], windowMs: number, limit: number): estypes.SearchRequest {
-  const windows: Array<[number, number]> = [];
-  for (const t of [...instants].sort((a, b) => a - b)) {
-    const last = windows[windows.length - 1];
-    if (last && t - windowMs <= last[1]) last[1] = t + windowMs;
-    else windows.push([t - windowMs, t + windowMs]);
-  }
+  const windows = mergedWindows(instants, windowMs);
   return {
     index,
     query: {

@@ -1,14 +1,21 @@
 import { nearestFirst, type ScoredId, type TimedId, type TimedSource } from '@memory/ports';
-import { createBlock, paddedStride, type VectorBlock } from './vector-block.js';
+import { CreationOrder } from './creation-order.js';
+import { createBlock, paddedStride, writeNormalised, type VectorBlock } from './vector-block.js';
 import { matchesTimeRange, type TimeRange } from './time-filter.js';
 import { TopK } from '@memory/lexical';
 
 const INITIAL_CAPACITY = 64;
+/**
+ * Candidates kept from a quantised first pass for k wanted: its scores are within about 0.01 of the exact ones, so
+ * the k best are among the best 2k + 64 by a wide margin (recall 1.0 measured on bge-small vectors, see the spec).
+ */
+const candidatesFor = (k: number) => 2 * k + 64;
 
 /**
- * The in-memory exact kNN index of one end user: unit-length rows in one contiguous block (grown by doubling),
- * the memory id of each row, and what the time filter needs. Rows are dense: removing one moves the last row
- * into its place, so a search scans [0, size) with no holes.
+ * The in-memory kNN index of one end user: unit-length rows in one contiguous block (grown by doubling), the
+ * memory id of each row, and what the time filter needs. Rows are dense: removing one moves the last row into its
+ * place, so a search scans [0, size) with no holes. A large block also holds an int8 copy of its rows: a search then
+ * scans that (a quarter of the bytes) for candidates and ranks them by their exact float scores.
  */
 export class ScopeIndex {
   readonly stride: number;
@@ -17,11 +24,13 @@ export class ScopeIndex {
   private readonly slotOf = new Map<string, number>();
   private createdAt: Float64Array;
   private times: Array<Float64Array | null> = [];
+  private readonly byCreation: CreationOrder;
 
   constructor(readonly dims: number) {
     this.stride = paddedStride(dims);
     this.block = createBlock(this.stride, INITIAL_CAPACITY);
     this.createdAt = new Float64Array(INITIAL_CAPACITY);
+    this.byCreation = new CreationOrder(INITIAL_CAPACITY, (slot) => this.createdAt[slot]!, (slot) => this.ids[slot]!);
   }
 
   get size(): number {
@@ -46,10 +55,14 @@ export class ScopeIndex {
       this.ids.push(id);
       this.times.push(null);
       this.slotOf.set(id, slot);
+      this.createdAt[slot] = createdAt;
+      this.byCreation.insert(slot);
+    } else if (this.createdAt[slot] !== createdAt) {
+      this.byCreation.remove(slot);
+      this.createdAt[slot] = createdAt;
+      this.byCreation.insert(slot);
     }
-    const row = this.block.rows.subarray(slot * this.stride, (slot + 1) * this.stride);
-    writeNormalised(row, vector);
-    this.createdAt[slot] = createdAt;
+    this.block.writeRow(slot, vector);
     this.times[slot] = times && times.length > 0 ? Float64Array.from(times) : null;
   }
 
@@ -57,10 +70,11 @@ export class ScopeIndex {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
     const last = this.ids.length - 1;
+    this.byCreation.remove(slot);
     if (slot !== last) {
+      this.byCreation.relabel(last, slot);
       const lastId = this.ids[last] as string;
-      const rows = this.block.rows;
-      rows.copyWithin(slot * this.stride, last * this.stride, (last + 1) * this.stride);
+      this.block.moveRow(last, slot);
       this.ids[slot] = lastId;
       this.createdAt[slot] = this.createdAt[last] as number;
       this.times[slot] = this.times[last] ?? null;
@@ -77,44 +91,57 @@ export class ScopeIndex {
     const size = this.ids.length;
     if (size === 0 || k <= 0) return [];
     const ids = this.ids;
-    const top = new TopK(Math.min(k, size), (a, b) => (ids[a] as string) < (ids[b] as string));
+    const before = (a: number, b: number) => (ids[a] as string) < (ids[b] as string);
     const block = this.block;
-    const unit = new Float32Array(this.dims);
-    writeNormalised(unit, query);
-    block.setQuery(unit);
-    if (!range) {
-      block.score(0, size);
-      offerRun(top, block.scores, 0, size);
+    this.setQuery(query);
+    const top = new TopK(Math.min(k, size), before);
+    if (!block.quantised) {
+      this.forEachRun(size, range, (start, end) => {
+        block.score(start, end - start);
+        offerRun(top, block.scores, start, end);
+      });
     } else {
-      // Score only the runs of rows that pass the filter: a narrow range then costs far less than a full scan.
-      let runStart = -1;
-      for (let slot = 0; slot <= size; slot++) {
-        const keep = slot < size && matchesTimeRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
-        if (keep && runStart < 0) runStart = slot;
-        if (!keep && runStart >= 0) {
-          block.score(runStart, slot - runStart);
-          offerRun(top, block.scores, runStart, slot);
-          runStart = -1;
-        }
-      }
+      const candidates = new TopK(Math.min(candidatesFor(k), size), before);
+      this.forEachRun(size, range, (start, end) => {
+        block.scoreApproximate(start, end - start);
+        offerRun(candidates, block.scores, start, end);
+      });
+      for (const { slot } of candidates.drain()) top.offer(block.exactScore(slot), slot);
     }
     return top.drain().map(({ slot, score }) => ({ id: ids[slot] as string, score: Math.max(-1, Math.min(1, score)) }));
   }
 
   /** The cosine of each of these memories (those in the index) with `query`. */
   scoreIds(query: Float32Array, ids: readonly string[]): ScoredId[] {
-    const unit = new Float32Array(this.dims);
-    writeNormalised(unit, query);
+    this.setQuery(query);
     const scored: ScoredId[] = [];
     for (const id of new Set(ids)) {
       const slot = this.slotOf.get(id);
       if (slot === undefined) continue;
-      const row = this.block.rows.subarray(slot * this.stride, slot * this.stride + this.dims);
-      let dot = 0;
-      for (let j = 0; j < this.dims; j++) dot += (row[j] as number) * (unit[j] as number);
-      scored.push({ id, score: Math.max(-1, Math.min(1, dot)) });
+      scored.push({ id, score: Math.max(-1, Math.min(1, this.block.exactScore(slot))) });
     }
     return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  private setQuery(query: Float32Array): void {
+    const unit = new Float32Array(this.dims);
+    writeNormalised(unit, query);
+    this.block.setQuery(unit);
+  }
+
+  /** Calls `visit` for [0, size), or for each run of consecutive rows that pass the time filter. */
+  private forEachRun(size: number, range: TimeRange | undefined, visit: (start: number, end: number) => void): void {
+    if (!range) return visit(0, size);
+    // Score only the runs of rows that pass the filter: a narrow range then costs far less than a full scan.
+    let runStart = -1;
+    for (let slot = 0; slot <= size; slot++) {
+      const keep = slot < size && matchesTimeRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
+      if (keep && runStart < 0) runStart = slot;
+      if (!keep && runStart >= 0) {
+        visit(runStart, slot);
+        runStart = -1;
+      }
+    }
   }
 
   createdAtOf(id: string): number | undefined {
@@ -141,15 +168,9 @@ export class ScopeIndex {
     return nearestFirst(range, inRange, limit);
   }
 
-  /** Memories created within windowMs of one of the instants (sorted ascending), oldest first. */
+  /** Memories created within windowMs of one of the instants, oldest first (ties by id), at most `limit`. */
   createdNear(instants: readonly number[], windowMs: number, limit: number): TimedId[] {
-    const found: TimedId[] = [];
-    for (let slot = 0; slot < this.ids.length; slot++) {
-      const createdAt = this.createdAt[slot] as number;
-      if (nearestDistance(instants, createdAt) <= windowMs) found.push({ id: this.ids[slot] as string, time: createdAt });
-    }
-    found.sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return found.slice(0, limit);
+    return this.byCreation.near(instants, windowMs, limit).map((slot) => ({ id: this.ids[slot] as string, time: this.createdAt[slot] as number }));
   }
 
   private growTo(capacity: number): void {
@@ -157,21 +178,8 @@ export class ScopeIndex {
     const createdAt = new Float64Array(capacity);
     createdAt.set(this.createdAt);
     this.createdAt = createdAt;
+    this.byCreation.grow(capacity);
   }
-}
-
-/** Distance from `value` to the nearest of the sorted instants (binary search). */
-function nearestDistance(sorted: readonly number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if ((sorted[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  const after = low < sorted.length ? (sorted[low] as number) - value : Number.POSITIVE_INFINITY;
-  const before = low > 0 ? value - (sorted[low - 1] as number) : Number.POSITIVE_INFINITY;
-  return Math.min(after, before);
 }
 
 function offerRun(top: TopK, scores: Float32Array, start: number, end: number): void {
@@ -183,13 +191,4 @@ function offerRun(top: TopK, scores: Float32Array, start: number, end: number): 
       floor = top.floor;
     }
   }
-}
-
-/** Writes vector / |vector| into `target` (zero-padding the rest); a zero vector stays zero and scores 0. */
-function writeNormalised(target: Float32Array, vector: Float32Array): void {
-  let norm = 0;
-  for (let j = 0; j < vector.length; j++) norm += (vector[j] as number) * (vector[j] as number);
-  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  for (let j = 0; j < vector.length; j++) target[j] = (vector[j] as number) * scale;
-  target.fill(0, vector.length);
 }

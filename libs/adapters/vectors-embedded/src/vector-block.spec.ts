@@ -58,3 +58,41 @@ describe('vector blocks', () => {
     });
   }
 });
+
+describe('quantised first pass', () => {
+  /** Unit vectors shaped like text embeddings: a shared direction plus noise, so cosines spread over 0.3..0.9. */
+  function embeddingLike(count: number, dims: number, seed: number): Float32Array[] {
+    let state = seed;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const common = Float32Array.from({ length: dims }, random);
+    return Array.from({ length: count }, () => Float32Array.from({ length: dims }, (_, j) => common[j]! + 0.8 * random()));
+  }
+
+  it('keeps an int8 copy in a large block whose approximate scores stay within 0.01 of the exact ones', () => {
+    const dims = 384;
+    let block = createBlock(paddedStride(dims), 4096);
+    expect(block.quantised).to.equal(true);
+    const vectors = embeddingLike(300, dims, 5);
+    vectors.forEach((v, slot) => block.writeRow(slot, v));
+    block.moveRow(299, 3); // a removal moves the last row into the gap: both copies follow
+    block = block.grow(8192, 299);
+    expect(block.quantised).to.equal(true);
+    const [query] = embeddingLike(1, dims, 99);
+    const unit = query!.map((x) => x / Math.hypot(...query!));
+    block.setQuery(unit);
+    block.score(0, 299);
+    const exact = Array.from(block.scores.subarray(0, 299));
+    block.scoreApproximate(0, 299);
+    for (let r = 0; r < 299; r++) {
+      expect(block.scores[r]).to.be.closeTo(exact[r]!, 0.01);
+      expect(block.exactScore(r)).to.be.closeTo(exact[r]!, 1e-5);
+    }
+    const norm = Math.hypot(...vectors[299]!);
+    const expected = vectors[299]!.reduce((sum, x, j) => sum + (x / norm) * unit[j]!, 0);
+    expect(block.exactScore(3)).to.be.closeTo(expected, 1e-5);
+  });
+
+  it('is not used by small blocks, which scan exactly', () => {
+    expect(createBlock(paddedStride(384), 64).quantised).to.equal(false);
+  });
+});

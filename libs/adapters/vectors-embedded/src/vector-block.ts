@@ -1,3 +1,4 @@
+import { QuantizedRows } from './quantized-rows.js';
 import { createDotsMemory, STRIDE_ALIGN_FLOATS, WASM_PAGE_BYTES, type DotsFn, type WasmMemory } from './simd-dot.js';
 
 /**
@@ -10,10 +11,23 @@ export interface VectorBlock {
   readonly stride: number;
   readonly rows: Float32Array;
   readonly scores: Float32Array;
-  /** Sets the query used by score(); shorter than stride is zero-padded. */
+  /**
+   * Whether scoreApproximate() is a cheaper first pass than score() (an int8 copy of the rows): the caller then
+   * keeps more candidates than it needs and re-scores them with exactScore().
+   */
+  readonly quantised: boolean;
+  /** Writes vector / |vector| into row `slot`, zero-padded; a zero vector stays zero and scores 0. */
+  writeRow(slot: number, vector: Float32Array): void;
+  /** Copies row `from` over row `to` (a removal moves the last row into the gap). */
+  moveRow(from: number, to: number): void;
+  /** Sets the query used by the scores; shorter than stride is zero-padded. */
   setQuery(query: Float32Array): void;
   /** scores[r] = rows[r] . query for r in [start, start + count). */
   score(start: number, count: number): void;
+  /** scores[r] ≈ rows[r] . query (within about 0.01 when quantised; exact otherwise) for r in [start, start + count). */
+  scoreApproximate(start: number, count: number): void;
+  /** rows[slot] . query, exactly. */
+  exactScore(slot: number): number;
   /** A block of `capacity` rows holding this block's first `keepRows` rows; this block is unusable afterwards. */
   grow(capacity: number, keepRows: number): VectorBlock;
 }
@@ -30,8 +44,16 @@ export function createBlock(stride: number, capacity: number): VectorBlock {
   return capacity * stride * 4 >= WASM_MIN_ROW_BYTES ? (WasmBlock.create(stride, capacity) ?? new JsBlock(stride, capacity)) : new JsBlock(stride, capacity);
 }
 
+/** Fills rows [0, count) of a new block from another block's rows (normalised already). */
+function copyRows(target: VectorBlock, rows: Float32Array, count: number): VectorBlock {
+  const stride = target.stride;
+  for (let r = 0; r < count; r++) target.writeRow(r, rows.subarray(r * stride, (r + 1) * stride));
+  return target;
+}
+
 class JsBlock implements VectorBlock {
   readonly kind = 'js';
+  readonly quantised = false;
   readonly rows: Float32Array;
   readonly scores: Float32Array;
   private readonly query: Float32Array;
@@ -45,8 +67,24 @@ class JsBlock implements VectorBlock {
     this.query = new Float32Array(stride);
   }
 
+  writeRow(slot: number, vector: Float32Array): void {
+    writeNormalised(this.rows.subarray(slot * this.stride, (slot + 1) * this.stride), vector);
+  }
+
+  moveRow(from: number, to: number): void {
+    this.rows.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+  }
+
   setQuery(query: Float32Array): void {
     this.query.fill(0).set(query);
+  }
+
+  scoreApproximate(start: number, count: number): void {
+    this.score(start, count);
+  }
+
+  exactScore(slot: number): number {
+    return dot(this.rows, slot * this.stride, this.query);
   }
 
   score(start: number, count: number): void {
@@ -70,9 +108,7 @@ class JsBlock implements VectorBlock {
   }
 
   grow(capacity: number, keepRows: number): VectorBlock {
-    const next = createBlock(this.stride, capacity);
-    next.rows.set(this.rows.subarray(0, keepRows * this.stride));
-    return next;
+    return copyRows(createBlock(this.stride, capacity), this.rows, keepRows);
   }
 }
 
@@ -92,15 +128,21 @@ class WasmBlock implements VectorBlock {
     private readonly dots: DotsFn,
     readonly stride: number,
     public capacity: number,
+    /** The int8 copy for the first pass; null when it could not be had (every scan is then exact). */
+    private int8: QuantizedRows | null,
   ) {
     this.rowsOffset = stride * 4;
     this.refreshViews();
   }
 
+  get quantised(): boolean {
+    return this.int8 !== null;
+  }
+
   /** Null when WebAssembly SIMD or the memory is not available: the caller falls back to plain arrays. */
   static create(stride: number, capacity: number): WasmBlock | null {
     const bound = createDotsMemory(WasmBlock.pagesFor(stride, capacity));
-    return bound && new WasmBlock(bound.memory, bound.dots, stride, capacity);
+    return bound && new WasmBlock(bound.memory, bound.dots, stride, capacity, QuantizedRows.create(stride, capacity));
   }
 
   private static pagesFor(stride: number, capacity: number): number {
@@ -114,8 +156,29 @@ class WasmBlock implements VectorBlock {
     this.scores = new Float32Array(buffer, this.rowsOffset + this.capacity * this.stride * 4, this.capacity);
   }
 
+  writeRow(slot: number, vector: Float32Array): void {
+    const row = this.rows.subarray(slot * this.stride, (slot + 1) * this.stride);
+    writeNormalised(row, vector);
+    this.int8?.write(slot, row);
+  }
+
+  moveRow(from: number, to: number): void {
+    this.rows.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+    this.int8?.move(from, to);
+  }
+
   setQuery(query: Float32Array): void {
     this.queryView.fill(0).set(query);
+    this.int8?.setQuery(this.queryView);
+  }
+
+  scoreApproximate(start: number, count: number): void {
+    if (this.int8) this.int8.score(start, count, this.scores);
+    else this.score(start, count);
+  }
+
+  exactScore(slot: number): number {
+    return dot(this.rows, slot * this.stride, this.queryView);
   }
 
   score(start: number, count: number): void {
@@ -129,12 +192,31 @@ class WasmBlock implements VectorBlock {
     try {
       if (missing > 0) this.memory.grow(missing);
     } catch {
-      const fallback = new JsBlock(this.stride, capacity);
-      fallback.rows.set(this.rows.subarray(0, keepRows * this.stride));
-      return fallback;
+      return copyRows(new JsBlock(this.stride, capacity), this.rows, keepRows);
+    }
+    try {
+      this.int8?.grow(capacity);
+    } catch {
+      this.int8 = null; // out of address space for the copy: scans stay exact, only slower
     }
     this.capacity = capacity;
     this.refreshViews();
     return this;
   }
+}
+
+/** rows[offset .. offset + query.length) . query. */
+function dot(rows: Float32Array, offset: number, query: Float32Array): number {
+  let sum = 0;
+  for (let j = 0; j < query.length; j++) sum += rows[offset + j]! * query[j]!;
+  return sum;
+}
+
+/** Writes vector / |vector| into `target` (zero-padding the rest); a zero vector stays zero and scores 0. */
+export function writeNormalised(target: Float32Array, vector: Float32Array): void {
+  let norm = 0;
+  for (let j = 0; j < vector.length; j++) norm += vector[j]! * vector[j]!;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let j = 0; j < vector.length; j++) target[j] = vector[j]! * scale;
+  target.fill(0, vector.length);
 }

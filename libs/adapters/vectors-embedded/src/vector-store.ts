@@ -150,7 +150,7 @@ export class EmbeddedVectorStore implements VectorStore {
     checkInstants(instants, windowMs);
     checkLimit(limit);
     if (limit === 0 || instants.length === 0) return [];
-    return this.indexFor(scope)?.createdNear([...instants].sort((a, b) => a - b), windowMs, limit) ?? [];
+    return this.indexFor(scope)?.createdNear(instants, windowMs, limit) ?? [];
   }
 
   async ids(scope: Scope): Promise<string[]> {
