@@ -1,5 +1,6 @@
 import { nearestFirst, type ScoredId, type TimedId, type TimedSource } from '@memory/ports';
 import { CreationOrder } from './creation-order.js';
+import { IntervalIndex } from './interval-index.js';
 import { createBlock, paddedStride, writeNormalised, type VectorBlock } from './vector-block.js';
 import { matchesTimeRange, type TimeRange } from './time-filter.js';
 import { TopK } from '@memory/lexical';
@@ -25,6 +26,7 @@ export class ScopeIndex {
   private createdAt: Float64Array;
   private times: Array<Float64Array | null> = [];
   private readonly byCreation: CreationOrder;
+  private readonly byTime = new IntervalIndex();
 
   constructor(readonly dims: number) {
     this.stride = paddedStride(dims);
@@ -57,13 +59,17 @@ export class ScopeIndex {
       this.slotOf.set(id, slot);
       this.createdAt[slot] = createdAt;
       this.byCreation.insert(slot);
-    } else if (this.createdAt[slot] !== createdAt) {
-      this.byCreation.remove(slot);
-      this.createdAt[slot] = createdAt;
-      this.byCreation.insert(slot);
+    } else {
+      this.byTime.remove(slot, this.intervalsOf(slot));
+      if (this.createdAt[slot] !== createdAt) {
+        this.byCreation.remove(slot);
+        this.createdAt[slot] = createdAt;
+        this.byCreation.insert(slot);
+      }
     }
     this.block.writeRow(slot, vector);
     this.times[slot] = times && times.length > 0 ? Float64Array.from(times) : null;
+    this.byTime.add(slot, this.intervalsOf(slot));
   }
 
   remove(id: string): boolean {
@@ -71,8 +77,10 @@ export class ScopeIndex {
     if (slot === undefined) return false;
     const last = this.ids.length - 1;
     this.byCreation.remove(slot);
+    this.byTime.remove(slot, this.intervalsOf(slot));
     if (slot !== last) {
       this.byCreation.relabel(last, slot);
+      this.byTime.relabel(last, slot, this.intervalsOf(last));
       const lastId = this.ids[last] as string;
       this.block.moveRow(last, slot);
       this.ids[slot] = lastId;
@@ -133,9 +141,10 @@ export class ScopeIndex {
   private forEachRun(size: number, range: TimeRange | undefined, visit: (start: number, end: number) => void): void {
     if (!range) return visit(0, size);
     // Score only the runs of rows that pass the filter: a narrow range then costs far less than a full scan.
+    const marks = this.byTime.matching(range, size);
     let runStart = -1;
     for (let slot = 0; slot <= size; slot++) {
-      const keep = slot < size && matchesTimeRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
+      const keep = slot < size && marks[slot] === 1;
       if (keep && runStart < 0) runStart = slot;
       if (!keep && runStart >= 0) {
         visit(runStart, slot);
@@ -155,12 +164,13 @@ export class ScopeIndex {
     return slot !== undefined && matchesTimeRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
   }
 
-  /** Memories in the range, nearest its middle first (ties by id): a scan of the times, no vectors touched. */
+  /** Memories in the range, nearest its middle first (ties by id): read from the interval index, no vectors touched. */
   inTimeRange(range: TimeRange, limit: number): TimedId[] {
     const inRange: TimedSource[] = [];
+    const marks = this.byTime.matching(range, this.ids.length);
     for (let slot = 0; slot < this.ids.length; slot++) {
+      if (marks[slot] !== 1) continue;
       const times = this.times[slot] ?? null;
-      if (!matchesTimeRange(range, this.createdAt[slot] as number, times)) continue;
       const eventTimes: Array<{ start: number; end: number }> = [];
       for (let i = 0; times && i + 1 < times.length; i += 2) eventTimes.push({ start: times[i] as number, end: times[i + 1] as number });
       inRange.push({ id: this.ids[slot] as string, createdAt: this.createdAt[slot] as number, eventTimes });
@@ -171,6 +181,11 @@ export class ScopeIndex {
   /** Memories created within windowMs of one of the instants, oldest first (ties by id), at most `limit`. */
   createdNear(instants: readonly number[], windowMs: number, limit: number): TimedId[] {
     return this.byCreation.near(instants, windowMs, limit).map((slot) => ({ id: this.ids[slot] as string, time: this.createdAt[slot] as number }));
+  }
+
+  /** A row's event times as start, end pairs, or its creation time as an instant when it has none. */
+  private intervalsOf(slot: number): Float64Array {
+    return this.times[slot] ?? Float64Array.of(this.createdAt[slot]!, this.createdAt[slot]!);
   }
 
   private growTo(capacity: number): void {
