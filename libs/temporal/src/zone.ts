@@ -24,21 +24,33 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
 }
 
 export function isValidTimeZone(zone: string): boolean {
+  return canonicalZone(zone) !== null;
+}
+
+/** Valid zones only (a few hundred exist), so requests naming made-up zones cannot grow it. */
+const canonicalZones = new Map<string, string>();
+
+/** The zone's canonical IANA name, or null when Intl does not know it; constructing a formatter costs ~0.3 ms. */
+function canonicalZone(zone: string): string | null {
+  const cached = canonicalZones.get(zone);
+  if (cached !== undefined) return cached;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    canonicalZones.set(zone, canonical);
+    return canonical;
   } catch {
-    return false;
+    return null;
   }
 }
 
 /** The canonical IANA name for a zone; null, undefined and blank mean UTC. Unknown zones are rejected. */
 export function normaliseTimeZone(zone: string | null | undefined): string {
   if (zone === null || zone === undefined || zone.trim() === '') return DEFAULT_TIME_ZONE;
-  if (!isValidTimeZone(zone.trim())) {
+  const canonical = canonicalZone(zone.trim());
+  if (canonical === null) {
     throw new MemoryServiceError('TEMPORAL.INVALID_TIME_ZONE', `Unknown IANA time zone: ${zone}`, { details: { timeZone: zone } });
   }
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone.trim() }).resolvedOptions().timeZone;
+  return canonical;
 }
 
 function isUtc(zone: string): boolean {

@@ -84,7 +84,10 @@ class JsBlock implements VectorBlock {
   }
 
   exactScore(slot: number): number {
-    return dot(this.rows, slot * this.stride, this.query);
+    const { rows, query } = this;
+    let sum = 0;
+    for (let j = 0, offset = slot * this.stride; j < query.length; j++) sum += rows[offset + j]! * query[j]!;
+    return sum;
   }
 
   score(start: number, count: number): void {
@@ -178,7 +181,8 @@ class WasmBlock implements VectorBlock {
   }
 
   exactScore(slot: number): number {
-    return dot(this.rows, slot * this.stride, this.queryView);
+    this.score(slot, 1);
+    return this.scores[slot]!;
   }
 
   score(start: number, count: number): void {
@@ -203,13 +207,6 @@ class WasmBlock implements VectorBlock {
     this.refreshViews();
     return this;
   }
-}
-
-/** rows[offset .. offset + query.length) . query. */
-function dot(rows: Float32Array, offset: number, query: Float32Array): number {
-  let sum = 0;
-  for (let j = 0; j < query.length; j++) sum += rows[offset + j]! * query[j]!;
-  return sum;
 }
 
 /** Writes vector / |vector| into `target` (zero-padding the rest); a zero vector stays zero and scores 0. */
