@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createLogger } from '@memory/platform';
 import type { Consumer } from '@memory/ports';
 import { createApiKeyRegistry, createHttpApi, createIngestion, type HttpApiDeps } from '@memory/http-api';
@@ -104,9 +104,10 @@ export async function startService(roles: Roles, options: { env: Record<string, 
   };
 }
 
-function listen(app: ReturnType<typeof createHttpApi>, port: number, host: string): Promise<Server> {
+function listen(api: ReturnType<typeof createHttpApi>, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
-    const server = app.listen(port, host, () => resolve(server));
+    const server = createServer(api);
+    server.listen(port, host, () => resolve(server));
     // Node's 5 s keep-alive timeout races clients that reuse an idle connection (and fires late, all at once, when
     // the event loop was busy reading an image or a PDF): keep idle connections longer than the usual client or
     // load-balancer idle timeouts, so the client closes first.

@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express from 'express';
 import type { Logger } from '@memory/platform';
 import type { BlobStore, JobStore } from '@memory/ports';
 import type { ApiKeyRegistry } from './auth.js';
@@ -13,6 +14,7 @@ import { REQUEST_LIMITS } from './limits.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
+import { handleTextIngestFast } from './text-ingest-fast-path.js';
 
 /**
  * What one process serves. The embedded service serves everything; in the distributed mode the edge serves
@@ -31,7 +33,18 @@ export interface HttpApiDeps {
   readiness: () => Promise<Readiness>;
 }
 
-export function createHttpApi(deps: HttpApiDeps): Express {
+/** The service's HTTP API as a node:http listener: text ingestion's fast path first, Express for everything else. */
+export function createHttpApi(deps: HttpApiDeps): RequestListener {
+  const app = expressApp(deps);
+  const { ingestion } = deps;
+  if (!ingestion) return app;
+  const fastPath = { apiKeys: deps.apiKeys, ingestion, logger: deps.logger };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (!handleTextIngestFast(req, res, fastPath)) app(req, res);
+  };
+}
+
+function expressApp(deps: HttpApiDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);

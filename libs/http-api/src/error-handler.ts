@@ -13,29 +13,26 @@ export const notFound: RequestHandler = (req, res) => {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    if (error instanceof RequestError) {
-      res.status(error.status).json(errorBody(error.code, error.message, error.details));
-      return;
-    }
-    // body-parser's errors carry a `type` and a `status`.
-    const parserError = error as { type?: string; status?: number };
-    if (parserError.type === 'entity.too.large') {
-      res.status(413).json(errorBody('REQUEST.TOO_LARGE', `the request body is larger than ${REQUEST_LIMITS.jsonBodyBytes} bytes`));
-      return;
-    }
-    if (parserError.type === 'entity.parse.failed') {
-      res.status(400).json(errorBody('REQUEST.INVALID_JSON', 'the request body is not valid JSON'));
-      return;
-    }
-    if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
-      res.status(415).json(errorBody('REQUEST.UNSUPPORTED_ENCODING', 'send the body as UTF-8 JSON'));
-      return;
-    }
-    const retriable = error instanceof MemoryServiceError ? error.retriable : true;
-    logger.error('request failed', { code: error instanceof MemoryServiceError ? error.code : 'INTERNAL.UNEXPECTED', error: String(error) });
-    res.status(retriable ? 503 : 500).json(errorBody(
-      retriable ? 'SERVICE.UNAVAILABLE' : 'INTERNAL.ERROR',
-      retriable ? 'the service could not complete the request just now; nothing was accepted, retry with backoff' : 'an internal error occurred; nothing was accepted',
-    ));
+    const { status, body } = errorResponse(error, logger);
+    res.status(status).json(body);
   };
+}
+
+/** The status and body of a failed request: the client's fault as it was raised, body-parser's by its type, ours as 503 or 500. */
+export function errorResponse(error: unknown, logger: Logger): { status: number; body: ReturnType<typeof errorBody> } {
+  if (error instanceof RequestError) return { status: error.status, body: errorBody(error.code, error.message, error.details) };
+  // body-parser's errors (and the text-ingest fast path's, which raises the same) carry a `type` and a `status`.
+  const parserError = error as { type?: string; status?: number };
+  if (parserError.type === 'entity.too.large') {
+    return { status: 413, body: errorBody('REQUEST.TOO_LARGE', `the request body is larger than ${REQUEST_LIMITS.jsonBodyBytes} bytes`) };
+  }
+  if (parserError.type === 'entity.parse.failed') return { status: 400, body: errorBody('REQUEST.INVALID_JSON', 'the request body is not valid JSON') };
+  if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
+    return { status: 415, body: errorBody('REQUEST.UNSUPPORTED_ENCODING', 'send the body as UTF-8 JSON') };
+  }
+  const retriable = error instanceof MemoryServiceError ? error.retriable : true;
+  logger.error('request failed', { code: error instanceof MemoryServiceError ? error.code : 'INTERNAL.UNEXPECTED', error: String(error) });
+  return retriable
+    ? { status: 503, body: errorBody('SERVICE.UNAVAILABLE', 'the service could not complete the request just now; nothing was accepted, retry with backoff') }
+    : { status: 500, body: errorBody('INTERNAL.ERROR', 'an internal error occurred; nothing was accepted') };
 }

@@ -1,5 +1,6 @@
 import { RequestError } from '@memory/platform';
 import { SEARCH_MODES, STRATEGIES, type SearchMode, type Strategy } from '@memory/search';
+import { isValidTimeZone } from '@memory/temporal';
 import { REQUEST_LIMITS } from './limits.js';
 
 /**
@@ -20,12 +21,8 @@ export function validateEndUserId(raw: string | undefined): string {
 
 export function validateTimeZone(raw: string | undefined): string | null {
   if (raw === undefined || raw === '') return null;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: raw });
-    return raw;
-  } catch {
-    throw new RequestError(400, 'REQUEST.INVALID_TIMEZONE', `x-end-user-timezone "${raw}" is not an IANA time zone (for example Europe/Berlin)`);
-  }
+  if (isValidTimeZone(raw)) return raw;
+  throw new RequestError(400, 'REQUEST.INVALID_TIMEZONE', `x-end-user-timezone "${raw}" is not an IANA time zone (for example Europe/Berlin)`);
 }
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;

@@ -20,7 +20,7 @@ export function caller(service: HasUrl, apiKey: string | null, endUserId: string
       fetch(service.url + path, {
         method,
         headers: body === undefined ? headers(extra) : headers({ 'content-type': 'application/json', ...extra }),
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) }),
       });
     // A GET is safe to send again when a reused keep-alive connection was closed under it, as HTTP clients do.
     const res = await request().catch(async (error: unknown) => {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { caller, waitForJob, type HasUrl } from './http-caller.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
@@ -156,6 +157,18 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
         expectError(await caller(service, KEYS.acme, null).post('/v1/memories/search', { mode: 'factual', query: 'x' }), 400, 'REQUEST.MISSING_END_USER');
         expectError(await alice().get('/v1/jobs/job_1_nobody'), 404, 'JOB.NOT_FOUND');
         expectError(await alice().get('/v1/nowhere'), 404, 'ROUTE.NOT_FOUND');
+      });
+      it('text ingestion reads bodies as the JSON parser of every other route does (plain path and the rest alike)', async () => {
+        const json = JSON.stringify({ source: { type: 'text', content: 'I planted basil on the balcony' } });
+        expect((await alice().post('/v1/memory', gzipSync(json), { 'content-encoding': 'gzip' })).status, 'a gzip body').to.equal(202);
+        expect((await alice().post('/v1/memory?trace=1', json)).status, 'a query string').to.equal(202);
+        expect((await alice().post('/v1/memory', json, { 'content-type': 'application/json; charset=UTF-8' })).status).to.equal(202);
+        expectError(await alice().post('/v1/memory', json, { 'content-type': 'application/json; charset=latin1' }), 415, 'REQUEST.UNSUPPORTED_ENCODING');
+        expectError(await alice().post('/v1/memory', '"just a string"'), 400, 'REQUEST.INVALID_JSON');
+        expectError(await alice().post('/v1/memory', '   '), 400, 'REQUEST.INVALID_JSON');
+        expectError(await alice().post('/v1/memory', ''), 400, 'REQUEST.INVALID_BODY');
+        expectError(await alice().post('/v1/memory', json, { 'x-end-user-timezone': 'Mars/Olympus' }), 400, 'REQUEST.INVALID_TIMEZONE');
+        expectError(await caller(service, KEYS.acme, 'not a valid id!').post('/v1/memory', json), 400, 'REQUEST.INVALID_END_USER');
       });
     });
 

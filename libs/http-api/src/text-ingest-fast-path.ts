@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@memory/platform';
+import { authenticate, type ApiKeyRegistry } from './auth.js';
+import { errorResponse } from './error-handler.js';
+import type { Ingestion } from './ingestion.js';
+import { REQUEST_LIMITS } from './limits.js';
+import { validateEndUserId, validateTextIngest, validateTimeZone } from './validation.js';
+
+export interface TextIngestFastPathDeps {
+  apiKeys: ApiKeyRegistry;
+  ingestion: Ingestion;
+  logger: Logger;
+}
+
+/** A body-parser-shaped error, so errorResponse maps it exactly as it maps Express's. */
+const parserError = (type: 'entity.too.large' | 'entity.parse.failed') => Object.assign(new Error(type), { type });
+
+/**
+ * POST /v1/memory on plain node:http, in front of the Express app: the route a high-throughput ingestion pipeline
+ * calls in a loop, where Express's router, middleware chain and body parser cost more than the work itself
+ * (measured: Express answers a bare JSON POST at ~2,700 requests/s on our 2-core machine, node:http at ~15,000).
+ *
+ * It takes only the plain case (exact path, application/json in UTF-8, no content encoding) and answers it with the
+ * same checks in the same order as the Express route: key, content type, body size and JSON, end user, time zone,
+ * fields; errors go through errorResponse, so codes and bodies are the same. Everything else (another path, a
+ * gzip body, a Latin-1 charset, a missing content type) falls through to Express, which answers it as before.
+ * Returns whether it took the request.
+ */
+export function handleTextIngestFast(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): boolean {
+  if (req.method !== 'POST' || req.url !== '/v1/memory' || !plainJson(req)) return false;
+  void respond(req, res, deps);
+  return true;
+}
+
+function plainJson(req: IncomingMessage): boolean {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const type = req.headers['content-type'];
+  if (!type) return false;
+  const [mediaType, ...parameters] = type.split(';').map((part) => part.trim().toLowerCase());
+  if (mediaType !== 'application/json') return false;
+  return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8' || parameter === 'charset="utf-8"');
+}
+
+async function respond(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): Promise<void> {
+  try {
+    const tenantId = authenticate(deps.apiKeys, req.headers.authorization);
+    const body = await readJson(req, REQUEST_LIMITS.jsonBodyBytes);
+    const endUserId = validateEndUserId(header(req, 'x-end-user-id'));
+    const timeZone = validateTimeZone(header(req, 'x-end-user-timezone'));
+    const request = validateTextIngest(body);
+    send(res, 202, await deps.ingestion.acceptText(tenantId, endUserId, timeZone, request));
+  } catch (error) {
+    const { status, body } = errorResponse(error, deps.logger);
+    send(res, status, body);
+    // What is left of a refused body is read and dropped, so the connection stays usable for the next request.
+    if (!req.complete) req.resume();
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The body as JSON, as body-parser's json() reads it: none without a length or transfer encoding, {} for an empty
+ * one, at most `limit` bytes, an object or array at the top.
+ */
+function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined) return Promise.resolve(undefined);
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(parserError('entity.too.large'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (error: Error) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return fail(parserError('entity.too.large'));
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      if (text.length === 0) return resolve({});
+      const first = text.trimStart()[0];
+      if (first !== '{' && first !== '[') return fail(parserError('entity.parse.failed'));
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        fail(parserError('entity.parse.failed'));
+      }
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.once('error', fail);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+}
