@@ -1,4 +1,4 @@
-import { nearestFirst, type ScoredId, type TimedId, type TimedSource } from '@memory/ports';
+import { rangeMiddle, type ScoredId, type TimedId } from '@memory/ports';
 import { CreationOrder } from './creation-order.js';
 import { IntervalIndex } from './interval-index.js';
 import { createBlock, paddedStride, writeNormalised, type VectorBlock } from './vector-block.js';
@@ -164,18 +164,24 @@ export class ScopeIndex {
     return slot !== undefined && matchesTimeRange(range, this.createdAt[slot] as number, this.times[slot] ?? null);
   }
 
-  /** Memories in the range, nearest its middle first (ties by id): read from the interval index, no vectors touched. */
+  /**
+   * Memories in the range, nearest its middle first (ties by id), as nearestFirst orders them: moments come from the
+   * interval index's sorted arrays and are ranked in a k-bounded heap; no vector or per-memory object is touched.
+   */
   inTimeRange(range: TimeRange, limit: number): TimedId[] {
-    const inRange: TimedSource[] = [];
-    const marks = this.byTime.matching(range, this.ids.length);
-    for (let slot = 0; slot < this.ids.length; slot++) {
-      if (marks[slot] !== 1) continue;
-      const times = this.times[slot] ?? null;
-      const eventTimes: Array<{ start: number; end: number }> = [];
-      for (let i = 0; times && i + 1 < times.length; i += 2) eventTimes.push({ start: times[i] as number, end: times[i + 1] as number });
-      inRange.push({ id: this.ids[slot] as string, createdAt: this.createdAt[slot] as number, eventTimes });
-    }
-    return nearestFirst(range, inRange, limit);
+    const size = this.ids.length;
+    const ids = this.ids;
+    const middle = rangeMiddle(range);
+    const nearest = new TopK(Math.min(limit, size), (a, b) => (ids[a] as string) < (ids[b] as string));
+    const momentOf = new Map<number, number>();
+    this.byTime.forEachMoment(range, size, (slot, moment) => {
+      // Closer is better (distanceFromMiddle); every memory of a half-open range is infinitely far, and ids decide.
+      const closeness = -Math.abs(moment - middle);
+      if (closeness < nearest.floor) return;
+      nearest.offer(closeness, slot);
+      momentOf.set(slot, moment);
+    });
+    return nearest.drain().map(({ slot }) => ({ id: ids[slot] as string, time: momentOf.get(slot)! }));
   }
 
   /** Memories created within windowMs of one of the instants, oldest first (ties by id), at most `limit`. */
