@@ -8,7 +8,7 @@ export { describeVectorStoreContract, type VectorStoreContractOptions } from './
 export { describeCentroidStoreContract } from './centroid-store-contract.js';
 export { describeGraphStoreContract } from './graph-store-contract.js';
 export { describeJobStoreContract } from './job-store-contract.js';
-export { describeWithEngine, requiredEngines, type RealEngine } from './real-engines.js';
+export { describeWithEngine, requiredEngines, skippedForEngine, type RealEngine } from './real-engines.js';
 export { describeBlobStoreContract } from './blob-store-contract.js';
 export { ServiceProcess, TEST_KEYS, underTest, type ServiceProcessOptions } from './service-process.js';
 export { caller, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';

@@ -40,10 +40,22 @@ export function describeWithEngine(title: string, engine: RealEngine | RealEngin
       const reasons = absent.map((e) => `${e.name} is not reachable at ${e.endpoint}; ${e.hint ?? 'start it with `npm run engines:up`'}`);
       if (absent.some((e) => required.has(e.name))) throw new Error(`required by MEMORY_REQUIRED_ENGINES: ${reasons.join('; ')}`);
       console.log(`      skipped: ${reasons.join('; ')}`);
+      if (this.test?.parent) skippedSuites.add(this.test.parent);
       this.skip();
     });
     body.call(this);
   });
+}
+
+const skippedSuites = new WeakSet<Mocha.Suite>();
+
+/**
+ * Whether describeWithEngine skipped the suite of this hook for want of its engine. Mocha still runs `after` hooks
+ * of a skipped suite, so a cleanup that talks to the engine returns early on this.
+ */
+export function skippedForEngine(context: Mocha.Context): boolean {
+  for (let suite: Mocha.Suite | undefined = context.test?.parent; suite; suite = suite.parent) if (skippedSuites.has(suite)) return true;
+  return false;
 }
 
 async function reachable(engine: RealEngine): Promise<boolean> {

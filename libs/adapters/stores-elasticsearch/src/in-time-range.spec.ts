@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
-import { describeWithEngine, freshScope, localEngines, memoryRecord, uniqueName } from '@memory/testing';
+import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryRecord, uniqueName } from '@memory/testing';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 import { searchInTimeRange } from './in-time-range.js';
 
@@ -42,7 +42,8 @@ describeWithEngine('stores-elasticsearch inTimeRange window', localEngines().ela
     await stores.vectors.upsert(memories);
   });
 
-  after(async () => {
+  after(async function () {
+    if (skippedForEngine(this)) return;
     await stores.close();
     await dropElasticsearchStores(options);
     await raw.close();

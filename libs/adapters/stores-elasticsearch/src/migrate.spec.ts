@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import { Bm25Index, lexicalTerms, memoryTerms } from '@memory/lexical';
 import type { MemoryRecord } from '@memory/ports';
-import { describeWithEngine, freshScope, localEngines, memoryRecord, plainRecord, uniqueName } from '@memory/testing';
+import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryRecord, plainRecord, uniqueName } from '@memory/testing';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
 import { toMemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
@@ -40,6 +40,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
 
   after(async function () {
     this.timeout(30_000);
+    if (skippedForEngine(this)) return;
     await dropElasticsearchStores(options);
     await raw.close();
   });

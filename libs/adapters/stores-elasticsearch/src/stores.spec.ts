@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import type { JobRecord } from '@memory/ports';
-import { describeCentroidStoreContract, describeJobStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
+import { describeCentroidStoreContract, describeJobStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 
@@ -38,6 +38,7 @@ function storesFactory<S>(pick: (stores: ElasticsearchStores) => S): StoreFactor
 describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, () => {
   after(async function () {
     this.timeout(30_000);
+    if (skippedForEngine(this)) return;
     await dropElasticsearchStores(options);
   });
 
