@@ -66,12 +66,8 @@ export async function withEpisodeContext(
   const smoothedLexical = new Map<string, number>();
   const boosts = new Map<string, { neighbour: string; dense: number; lexical: number }>();
   forEachNeighbourhood(pool, windowMs, span, (memory, neighbours) => {
-    const best = (scores: Map<string, number>) => neighbours.reduce<{ id: string; score: number } | null>((top, n) => {
-      const score = scores.get(n.id) ?? 0;
-      return !top || score > top.score ? { id: n.id, score } : top;
-    }, null);
-    const d = best(denseScore);
-    const l = best(lexicalScore);
+    const d = bestNeighbour(neighbours, denseScore);
+    const l = bestNeighbour(neighbours, lexicalScore);
     const denseBoost = weight * Math.max(0, d?.score ?? 0);
     const lexicalBoost = weight * Math.max(0, l?.score ?? 0);
     smoothedDense.set(memory.id, (denseScore.get(memory.id) ?? 0) + denseBoost);
@@ -91,6 +87,16 @@ export async function withEpisodeContext(
 }
 
 type Timed = { id: string; time: number };
+
+/** The neighbour with the highest score (0 for one without), the first of equals; null when there is none. */
+function bestNeighbour(neighbours: readonly Timed[], scores: Map<string, number>): { id: string; score: number } | null {
+  let best: { id: string; score: number } | null = null;
+  for (const n of neighbours) {
+    const score = scores.get(n.id) ?? 0;
+    if (!best || score > best.score) best = { id: n.id, score };
+  }
+  return best;
+}
 
 /** Calls `visit` for each memory (sorted by time) with up to `span` memories on each side created within windowMs of it. */
 function forEachNeighbourhood(sorted: Timed[], windowMs: number, span: number, visit: (memory: Timed, neighbours: Timed[]) => void): void {

@@ -7,7 +7,7 @@ import { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 import { resolveEventRange } from './relative-to-event.js';
 import type { Routing, SearchHit, SearchRequest, SearchResponse, Strategy } from './request.js';
 import { planSearch, type SearchPlan } from './routing.js';
-import { centroidAware } from './strategies/centroid-aware.js';
+import { centroidAware, lexicalCandidates } from './strategies/centroid-aware.js';
 import { directLookup } from './strategies/direct-lookup.js';
 import { entityAnchor } from './strategies/entity-anchor.js';
 import { temporalRange } from './strategies/temporal-range.js';
@@ -70,12 +70,15 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
  * search ranks too, at half weight.
  */
 async function semanticPath(context: StrategyContext, analysis: QueryAnalysis, plan: SearchPlan, query: string): Promise<StrategyOutcome> {
-  const [queryVector] = await context.deps.embedder.embed([query], 'query');
+  const embedding = context.deps.embedder.embed([query], 'query');
+  const range = plan.filterSemanticByTime && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : undefined;
+  // Asked before the embedding is awaited: BM25 runs on this thread while the model's thread embeds the query.
+  const lexical = lexicalCandidates(context, analysis, range);
+  const [queryVector] = await embedding;
   const weights = { dense: plan.weights.dense, bm25: plan.weights.bm25 };
   const mode = plan.centroidMode ? { mode: plan.centroidMode } : {};
-  const range = plan.filterSemanticByTime && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : null;
-  if (!range) return centroidAware(context, analysis, queryVector!, weights, mode);
-  const filtered = await centroidAware(context, analysis, queryVector!, weights, { ...mode, timeRange: range });
+  if (!range) return centroidAware(context, analysis, queryVector!, weights, { ...mode, lexical });
+  const filtered = await centroidAware(context, analysis, queryVector!, weights, { ...mode, timeRange: range, lexical });
   const found = new Set(filtered.lists.flatMap((l) => l.hits.map((h) => h.id)));
   if (found.size >= context.limit * TIME_FILTER_FALLBACK) return filtered;
   const open = await centroidAware(context, analysis, queryVector!, { dense: weights.dense / 2, bm25: weights.bm25 / 2 }, mode);

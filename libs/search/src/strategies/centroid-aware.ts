@@ -1,4 +1,4 @@
-import { graphIds } from '@memory/ports';
+import { graphIds, type ScoredId } from '@memory/ports';
 import { decideCentroidMode, type CentroidDecision, type CentroidMode } from '../centroid-mode.js';
 import { withEpisodeContext } from '../episodes.js';
 import { fuse } from '../fusion.js';
@@ -15,6 +15,18 @@ export interface SemanticWeights {
 const CANDIDATES = { SPECIFIC: { perLimit: 6, floor: 40 }, META: { perLimit: 10, floor: 100 } } as const;
 /** BM25 hits read for episode context: enough to know the lexical score of most neighbours of the best hits. */
 const LEXICAL_DEPTH = 200;
+
+/**
+ * How many BM25 hits the semantic path reads, whatever mode the centroid picks: it does not depend on the query's
+ * vector, so the lexical search can run while the query is being embedded.
+ */
+export const lexicalDepth = (limit: number) => Math.max(LEXICAL_DEPTH, ...Object.values(CANDIDATES).map((plan) => Math.max(limit * plan.perLimit, plan.floor)));
+
+/** The semantic path's BM25 list (see lexicalDepth), optionally kept to a time range. */
+export function lexicalCandidates({ deps, scope, limit }: StrategyContext, analysis: QueryAnalysis, timeRange?: { from: number; to: number }): Promise<ScoredId[]> {
+  if (analysis.terms.length === 0) return Promise.resolve([]);
+  return deps.vectors.textSearch(scope, { terms: analysis.terms, k: lexicalDepth(limit), ...(timeRange ? { timeRange } : {}) });
+}
 /** How much META trades relevance for variety (λ of MMR). */
 const META_LAMBDA = 0.75;
 
@@ -30,7 +42,7 @@ export async function centroidAware(
   analysis: QueryAnalysis,
   queryVector: Float32Array,
   weights: SemanticWeights,
-  options: { mode?: CentroidMode; timeRange?: { from: number; to: number } } = {},
+  options: { mode?: CentroidMode; timeRange?: { from: number; to: number }; lexical?: Promise<ScoredId[]> } = {},
 ): Promise<StrategyOutcome & { decision: CentroidDecision }> {
   const decision: CentroidDecision = options.mode
     ? { mode: options.mode, similarity: null, threshold: null, reason: 'chosen by the caller' }
@@ -38,11 +50,12 @@ export async function centroidAware(
   const plan = CANDIDATES[decision.mode];
   const k = Math.max(limit * plan.perLimit, plan.floor);
   const timeRange = options.timeRange;
-  const [nearest, matching] = await Promise.all([
+  const [nearest, lexicalHits] = await Promise.all([
     deps.vectors.knn(scope, { vector: queryVector, k, ...(timeRange ? { timeRange } : {}) }),
-    // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
-    analysis.terms.length > 0 ? deps.vectors.textSearch(scope, { terms: analysis.terms, k: Math.max(k, LEXICAL_DEPTH), ...(timeRange ? { timeRange } : {}) }) : Promise.resolve([]),
+    options.lexical ?? lexicalCandidates({ deps, scope, limit }, analysis, timeRange),
   ]);
+  // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
+  const matching = lexicalHits.slice(0, Math.max(k, LEXICAL_DEPTH));
   const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k);
   const { dense, lexical } = episode;
   const details = new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }]));
