@@ -20,6 +20,7 @@ import { postTurns, waitForJobs } from './ingest.js';
 import { planKeepDir, writeManifest, type KeepPlan, type Manifest, type ManifestFile } from './keep.js';
 import type { Print } from './progress.js';
 import { buildReport, reportTable, writeReportJson } from './report.js';
+import { runMain } from './run-main.js';
 import { ServiceStartError, remoteService, startEmbeddedService, type Target } from './service.js';
 
 /**
@@ -201,10 +202,4 @@ function fmtMs(ms: number | null): string {
   return ms === null ? '-' : `${ms.toFixed(0)} ms`;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(() => main(process.argv.slice(2)));

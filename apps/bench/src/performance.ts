@@ -9,7 +9,8 @@ import { PERF_PLANS } from './perf-plan.js';
 import { runScenarios } from './perf-run.js';
 import { killTree } from './process-tree.js';
 import type { Print } from './progress.js';
-import { ServiceStartError, startEmbeddedService, type Target } from './service.js';
+import { runMain } from './run-main.js';
+import { startEmbeddedService, type Target } from './service.js';
 
 /**
  * `npm run bench`: the performance scenarios of issue 6 against a freshly started service over HTTP, a table on
@@ -76,11 +77,4 @@ async function stopOrKill(target: Target, graceMs = 10_000): Promise<void> {
   clearTimeout(timer);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof ServiceStartError) process.stderr.write(`${error.message}\n`);
-    else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

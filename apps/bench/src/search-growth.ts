@@ -7,7 +7,8 @@ import { BenchApi } from './api.js';
 import { runLoad } from './load-process.js';
 import { ingestMany, waitForJobs } from './perf-pipeline.js';
 import type { Print } from './progress.js';
-import { ServiceStartError, startEmbeddedService, type Target } from './service.js';
+import { runMain } from './run-main.js';
+import { startEmbeddedService, type Target } from './service.js';
 
 /**
  * `npm run bench:growth`: one end user's memories growing step by step to --memories on the embedded default, and
@@ -121,11 +122,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof ServiceStartError) process.stderr.write(`${error.message}\n`);
-    else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -94,80 +94,95 @@ function assembleModule(): Uint8Array {
   ]);
 }
 
-function dotsF32Body(): number[] {
-  // Params 0 query, 1 rows (advanced as the row cursor), 2 count, 3 strideBytes, 4 out (advanced as the output
-  // cursor). Locals 5 outEnd, 6 query cursor, 7 row end, 8.. the accumulators.
-  const [query, rows, count, stride, out, outEnd, queryCursor, rowEnd, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-  const step = 16 * ACCUMULATORS;
-  const accs = Array.from({ length: ACCUMULATORS }, (_, a) => acc + a);
+// Params of both kernels: 0 query, 1 rows (advanced as the row cursor), 2 count, 3 strideBytes, 4 out (advanced as
+// the output cursor). Locals: 5 outEnd, 6 query cursor, 7 row end, 8.. the vector locals (accumulators first).
+const [QUERY, ROWS, COUNT, STRIDE, OUT, OUT_END, QUERY_CURSOR, ROW_END, FIRST_VECTOR] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+
+/**
+ * The loop both kernels share: for each of `count` rows, zero the accumulators, run `step` over the row (the row
+ * cursor advancing rowStep bytes and the query cursor queryStep each time), add up the accumulators' lanes and store
+ * the sum at the output cursor.
+ */
+function perRowKernel(kernel: {
+  accumulators: number[];
+  /** Vector locals beyond the accumulators. */
+  scratch: number;
+  step: number[];
+  rowStep: number;
+  queryStep: number;
+  vectorAdd: number[];
+  extractLane: (lane: number) => number[];
+  scalarAdd: number;
+  store: number[];
+}): number[] {
+  const [first, ...rest] = kernel.accumulators;
   const body = [
-    ...localGet(out), ...localGet(count), ...i32Const(2), I32_SHL, I32_ADD, ...localSet(outEnd),
+    ...localGet(OUT), ...localGet(COUNT), ...i32Const(2), I32_SHL, I32_ADD, ...localSet(OUT_END),
     ...BLOCK,
-    ...localGet(out), ...localGet(outEnd), I32_GE_U, ...brIf(0),
+    ...localGet(OUT), ...localGet(OUT_END), I32_GE_U, ...brIf(0),
     ...LOOP, // one row per iteration
-    ...accs.flatMap((a) => [...v128Zero, ...localSet(a)]),
-    ...localGet(query), ...localSet(queryCursor),
-    ...localGet(rows), ...localGet(stride), I32_ADD, ...localSet(rowEnd),
-    ...LOOP, // 16 floats per iteration, four independent accumulators so the adds pipeline
-    ...accs.flatMap((a, i) => [
-      ...localGet(a), ...localGet(rows), ...v128Load(16 * i), ...localGet(queryCursor), ...v128Load(16 * i),
-      ...F32X4_MUL, ...F32X4_ADD, ...localSet(a),
-    ]),
-    ...localGet(rows), ...i32Const(step), I32_ADD, ...localSet(rows),
-    ...localGet(queryCursor), ...i32Const(step), I32_ADD, ...localSet(queryCursor),
-    ...localGet(rows), ...localGet(rowEnd), I32_LT_U, ...brIf(0),
+    ...kernel.accumulators.flatMap((a) => [...v128Zero, ...localSet(a)]),
+    ...localGet(QUERY), ...localSet(QUERY_CURSOR),
+    ...localGet(ROWS), ...localGet(STRIDE), I32_ADD, ...localSet(ROW_END),
+    ...LOOP,
+    ...kernel.step,
+    ...localGet(ROWS), ...i32Const(kernel.rowStep), I32_ADD, ...localSet(ROWS),
+    ...localGet(QUERY_CURSOR), ...i32Const(kernel.queryStep), I32_ADD, ...localSet(QUERY_CURSOR),
+    ...localGet(ROWS), ...localGet(ROW_END), I32_LT_U, ...brIf(0),
     END,
-    ...localGet(out),
-    ...localGet(acc), ...accs.slice(1).flatMap((a) => [...localGet(a), ...F32X4_ADD]), ...localTee(acc),
-    ...f32x4ExtractLane(0),
-    ...[1, 2, 3].flatMap((lane) => [...localGet(acc), ...f32x4ExtractLane(lane), F32_ADD]),
-    ...f32Store,
-    ...localGet(out), ...i32Const(4), I32_ADD, ...localTee(out), ...localGet(outEnd), I32_LT_U, ...brIf(0),
+    ...localGet(OUT),
+    ...localGet(first!), ...rest.flatMap((a) => [...localGet(a), ...kernel.vectorAdd]), ...localTee(first!),
+    ...kernel.extractLane(0),
+    ...[1, 2, 3].flatMap((lane) => [...localGet(first!), ...kernel.extractLane(lane), kernel.scalarAdd]),
+    ...kernel.store,
+    ...localGet(OUT), ...i32Const(4), I32_ADD, ...localTee(OUT), ...localGet(OUT_END), I32_LT_U, ...brIf(0),
     END,
     END,
     END,
   ];
-  const locals = [2, 3, I32, ACCUMULATORS, V128];
-  return [...locals, ...body];
+  return [2, 3, I32, kernel.accumulators.length + kernel.scratch, V128, ...body];
+}
+
+function dotsF32Body(): number[] {
+  // 16 floats per step, four independent accumulators so the adds pipeline.
+  const accumulators = Array.from({ length: ACCUMULATORS }, (_, a) => FIRST_VECTOR + a);
+  return perRowKernel({
+    accumulators,
+    scratch: 0,
+    step: accumulators.flatMap((a, i) => [
+      ...localGet(a), ...localGet(ROWS), ...v128Load(16 * i), ...localGet(QUERY_CURSOR), ...v128Load(16 * i),
+      ...F32X4_MUL, ...F32X4_ADD, ...localSet(a),
+    ]),
+    rowStep: 16 * ACCUMULATORS,
+    queryStep: 16 * ACCUMULATORS,
+    vectorAdd: F32X4_ADD,
+    extractLane: f32x4ExtractLane,
+    scalarAdd: F32_ADD,
+    store: f32Store,
+  });
 }
 
 function dotsI8Body(): number[] {
-  // Params as dotsF32's. Locals 5 outEnd, 6 query cursor, 7 row end, 8..11 int32 accumulators, 12 the 16 row bytes
-  // being widened. Each step takes 32 row bytes and 64 query bytes (int16).
-  const [query, rows, count, stride, out, outEnd, queryCursor, rowEnd, acc, bytes] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 12];
-  const accs = [acc, acc + 1, acc + 2, acc + 3];
+  // 32 row bytes (and 64 query bytes, int16) per step: each half of 16 bytes widened to int16 and multiplied
+  // pairwise into int32 lanes, four accumulators; the last vector local holds the 16 row bytes being widened.
+  const accumulators = [FIRST_VECTOR, FIRST_VECTOR + 1, FIRST_VECTOR + 2, FIRST_VECTOR + 3];
+  const bytes = FIRST_VECTOR + 4;
   const half = (rowOffset: number, low: number, high: number) => [
-    ...localGet(rows), ...v128Load(rowOffset), ...localSet(bytes),
-    ...localGet(low), ...localGet(bytes), ...I16X8_EXTEND_LOW_I8X16_S, ...localGet(queryCursor), ...v128Load(rowOffset * 2), ...I32X4_DOT_I16X8_S, ...I32X4_ADD, ...localSet(low),
-    ...localGet(high), ...localGet(bytes), ...I16X8_EXTEND_HIGH_I8X16_S, ...localGet(queryCursor), ...v128Load(rowOffset * 2 + 16), ...I32X4_DOT_I16X8_S, ...I32X4_ADD, ...localSet(high),
+    ...localGet(ROWS), ...v128Load(rowOffset), ...localSet(bytes),
+    ...localGet(low), ...localGet(bytes), ...I16X8_EXTEND_LOW_I8X16_S, ...localGet(QUERY_CURSOR), ...v128Load(rowOffset * 2), ...I32X4_DOT_I16X8_S, ...I32X4_ADD, ...localSet(low),
+    ...localGet(high), ...localGet(bytes), ...I16X8_EXTEND_HIGH_I8X16_S, ...localGet(QUERY_CURSOR), ...v128Load(rowOffset * 2 + 16), ...I32X4_DOT_I16X8_S, ...I32X4_ADD, ...localSet(high),
   ];
-  const body = [
-    ...localGet(out), ...localGet(count), ...i32Const(2), I32_SHL, I32_ADD, ...localSet(outEnd),
-    ...BLOCK,
-    ...localGet(out), ...localGet(outEnd), I32_GE_U, ...brIf(0),
-    ...LOOP, // one row per iteration
-    ...accs.flatMap((a) => [...v128Zero, ...localSet(a)]),
-    ...localGet(query), ...localSet(queryCursor),
-    ...localGet(rows), ...localGet(stride), I32_ADD, ...localSet(rowEnd),
-    ...LOOP,
-    ...half(0, accs[0]!, accs[1]!),
-    ...half(16, accs[2]!, accs[3]!),
-    ...localGet(rows), ...i32Const(I8_STRIDE_ALIGN_BYTES), I32_ADD, ...localSet(rows),
-    ...localGet(queryCursor), ...i32Const(I8_STRIDE_ALIGN_BYTES * 2), I32_ADD, ...localSet(queryCursor),
-    ...localGet(rows), ...localGet(rowEnd), I32_LT_U, ...brIf(0),
-    END,
-    ...localGet(out),
-    ...localGet(acc), ...accs.slice(1).flatMap((a) => [...localGet(a), ...I32X4_ADD]), ...localTee(acc),
-    ...i32x4ExtractLane(0),
-    ...[1, 2, 3].flatMap((lane) => [...localGet(acc), ...i32x4ExtractLane(lane), I32_ADD]),
-    ...i32Store,
-    ...localGet(out), ...i32Const(4), I32_ADD, ...localTee(out), ...localGet(outEnd), I32_LT_U, ...brIf(0),
-    END,
-    END,
-    END,
-  ];
-  const locals = [2, 3, I32, 5, V128];
-  return [...locals, ...body];
+  return perRowKernel({
+    accumulators,
+    scratch: 1,
+    step: [...half(0, accumulators[0]!, accumulators[1]!), ...half(16, accumulators[2]!, accumulators[3]!)],
+    rowStep: I8_STRIDE_ALIGN_BYTES,
+    queryStep: I8_STRIDE_ALIGN_BYTES * 2,
+    vectorAdd: I32X4_ADD,
+    extractLane: i32x4ExtractLane,
+    scalarAdd: I32_ADD,
+    store: i32Store,
+  });
 }
 
 // The few WebAssembly APIs used, typed here: the project's TypeScript libs (ES2023, @types/node 20) do not declare them.
