@@ -3,6 +3,7 @@ import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { formatPerformanceTable, sentenceGenerator, type PerformanceRow } from '@memory/evaluation';
 import { UsageError } from './args.js';
+import { GROWTH_USAGE, parseGrowthArgs } from './growth-args.js';
 import { BenchApi } from './api.js';
 import { runLoad } from './load-process.js';
 import { ingestMany, waitForJobs } from './perf-pipeline.js';
@@ -16,58 +17,21 @@ import { startEmbeddedService, type Target } from './service.js';
  * disk: how search cost grows with the number of memories. With --keep the data folder stays, and a later run
  * continues from what it holds (loading 100k memories takes about half an hour here; the searches minutes).
  */
-const USAGE = `npm run bench:growth -- [options]
-
-  --memories <n>   memories of the one end user at the end (default 100000)
-  --step <n>       memories added between measurements (default 10000)
-  --queries <n>    searches per measurement and client count (default 200)
-  --keep <dir>     keep the data folder in <dir>; a later run continues from the memories it holds
-  --json <file>    also write every figure as JSON
-  --help           this text`;
-
-interface GrowthOptions {
-  memories: number;
-  step: number;
-  queries: number;
-  keep: string | null;
-  json: string | null;
-}
-
 /** The end user whose memories grow, unless the kept folder's manifest names another. */
 const END_USER = 'growth';
 const print: Print = (line) => process.stdout.write(`${line}\n`);
 
-function parseArgs(argv: readonly string[]): GrowthOptions | null {
-  const options: GrowthOptions = { memories: 100_000, step: 10_000, queries: 200, keep: null, json: null };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    if (flag === '--help' || flag === '-h') return null;
-    const value = argv[++i];
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-    if (flag === '--keep' || flag === '--json') {
-      options[flag === '--keep' ? 'keep' : 'json'] = value;
-      continue;
-    }
-    const key = ({ '--memories': 'memories', '--step': 'step', '--queries': 'queries' } as const)[flag as '--memories'];
-    if (!key) throw new UsageError(`unknown option ${flag}`);
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number >= 1, not "${value}"`);
-    options[key] = n;
-  }
-  return options;
-}
-
 async function main(): Promise<number> {
   let options;
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseGrowthArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    process.stderr.write(`${error.message}\n\n${GROWTH_USAGE}\n`);
     return 2;
   }
   if (!options) {
-    print(USAGE);
+    print(GROWTH_USAGE);
     return 0;
   }
   const dataDir = options.keep ? resolve(options.keep) : mkdtempSync(join(tmpdir(), 'memory-growth-'));
