@@ -102,6 +102,7 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return; // the client went away (the job, if accepted, still runs)
   const json = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
   res.end(json);
