@@ -26,6 +26,15 @@ const NOT_ENTITIES = new Set(['i', 'me', 'my', 'we', 'us', 'you', 'what', 'when'
 export function analyseQuery(query: string, time: { now: number; timeZone: string }): QueryAnalysis {
   const identifiers = findIdentifiers(query);
   const terms = lexicalTerms(query);
+  const identifierTerms = new Set(identifiers.flatMap((id) => lexicalTerms(id)));
+  const identifiersOnly = identifiers.length > 0 && terms.every((t) => identifierTerms.has(t));
+  // A query of codes has no time in it ("ORD-2024-1187" is not the year 2024), and reading one with the date
+  // parser costs more than the lookup itself.
+  const { timeRange, relativeToEvent } = identifiersOnly ? { timeRange: null, relativeToEvent: null } : timeOf(query, time);
+  return { query, terms, identifiers, identifiersOnly, timeRange, relativeToEvent, entityKeys: entitySpans(query) };
+}
+
+function timeOf(query: string, time: { now: number; timeZone: string }): Pick<QueryAnalysis, 'timeRange' | 'relativeToEvent'> {
   const relativeToEvent = findEventRelativeTime(query);
   const options = { referenceTime: time.now, timeZone: time.timeZone };
   // "the week before 9 June 2023" is relative to a date, not to an event; "two days before the wedding" is not two
@@ -36,16 +45,7 @@ export function analyseQuery(query: string, time: { now: number; timeZone: strin
       ? { ...eventRelativeRange(relativeToEvent, anchorDate.from), text: relativeToEvent.text }
       : null
     : parseTimeRange(query, options);
-  const identifierTerms = new Set(identifiers.flatMap((id) => lexicalTerms(id)));
-  return {
-    query,
-    terms,
-    identifiers,
-    identifiersOnly: identifiers.length > 0 && terms.every((t) => identifierTerms.has(t)),
-    timeRange,
-    relativeToEvent: timeRange ? null : relativeToEvent,
-    entityKeys: entitySpans(query),
-  };
+  return { timeRange, relativeToEvent: timeRange ? null : relativeToEvent };
 }
 
 function entitySpans(query: string): string[] {
