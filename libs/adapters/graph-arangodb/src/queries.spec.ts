@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { AqlQuery } from 'arangojs/aql';
 import type { GraphEdge, GraphNode } from '@memory/ports';
 import { layoutFor, nodeHandle, nodeKey } from './layout.js';
-import { deleteNodesQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
+import { degreesQuery, deleteNodesQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
 
 // Strings that would change a query if they were ever pasted into its text.
 const HOSTILE = ['" RETURN 1 //', "' OR true OR '", '@@users RETURN 1', '`; REMOVE', 'x\nFOR d IN _users RETURN d'];
@@ -95,6 +95,25 @@ describe('graph-arangodb queries', () => {
       expectPlaceholdersMatch(query);
       expect(query.query).to.match(/d\.kind == @\w+/);
       expect(Object.values(query.bindVars)).to.include('entity');
+    });
+  });
+
+  describe('degrees', () => {
+    it('asks nothing for no ids', () => {
+      expect(degreesQuery(layout, scope, [], 'mentions')).to.equal(null);
+    });
+
+    it('counts both directions of one edge collection through _from and _to, in scope, binding every caller value', () => {
+      const hostileScope = { tenantId: HOSTILE[0]!, endUserId: HOSTILE[1]! };
+      const query = degreesQuery(layout, hostileScope, [HOSTILE[4]!, 'entity:x'], 'mentions')!;
+      expectPlaceholdersMatch(query);
+      expectNotInText(query, HOSTILE);
+      expect(query.query).to.match(/e\._from == n\.handle/).and.match(/e\._to == n\.handle/);
+      expect(query.query.match(/e\.tenantId == @\w+ AND e\.endUserId == @\w+/g)).to.have.length(2);
+      expect(Object.values(collectionVars(query))).to.deep.equal(['t_mentions']);
+      const nodes = Object.values(query.bindVars).find(Array.isArray) as Array<{ id: string; handle: string }>;
+      expect(nodes.map((n) => n.id)).to.deep.equal([HOSTILE[4], 'entity:x']);
+      expect(nodes[1]!.handle).to.equal(nodeHandle(layout, hostileScope, 'entity:x'));
     });
   });
 
