@@ -74,6 +74,8 @@ async function semanticPath(context: StrategyContext, analysis: QueryAnalysis, p
   const range = plan.filterSemanticByTime && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : undefined;
   // Asked before the embedding is awaited: BM25 runs on this thread while the model's thread embeds the query.
   const lexical = lexicalCandidates(context, analysis, range);
+  // When the embedding fails first, nobody awaits the lexical search: its own failure must not go unhandled.
+  lexical.catch(() => undefined);
   const [queryVector] = await embedding;
   const weights = { dense: plan.weights.dense, bm25: plan.weights.bm25 };
   const mode = plan.centroidMode ? { mode: plan.centroidMode } : {};
