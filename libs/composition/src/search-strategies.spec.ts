@@ -121,6 +121,27 @@ describe('search strategies on the embedded stores', function () {
     expect((routing['entities'] as Array<{ name: string; memories: number }>).map((e) => [e.name, e.memories]).sort()).to.deep.equal([['Kyoto', 2], ['Sam', 61]]);
   });
 
+  it('a search whose embedding fails rejects with that failure, and leaves no unhandled rejection behind', async () => {
+    await remember('some', { content: 'walked the dog by the river' });
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      // The lexical search fails after the embedding has: nobody awaits it any more.
+      const vectors = new Proxy(stores.vectors, {
+        get: (target, name, receiver) =>
+          name === 'textSearch' ? async () => { await new Promise((r) => setTimeout(r, 20)); throw new Error('lexical store down'); } : Reflect.get(target, name, receiver),
+      });
+      const failing: Embedder = { ...noEmbedding, embed: async () => { throw new Error('model thread gone'); } };
+      const search = searchMemories({ vectors, graph, embedder: failing, now: () => NOW }, { scope, query: 'dog by the river', limit: 5, useDynamicScoring: false, strategy: null });
+      await search.then(() => expect.fail('the search should fail'), (error: Error) => expect(error.message).to.equal('model thread gone'));
+      await new Promise((r) => setTimeout(r, 60));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('entity_anchor finds a person stored with a title from the bare name', async () => {
     await remember('titled', { content: 'Dr. Mensah moved my appointment', entities: [{ name: 'Dr Mensah', type: 'person', key: 'dr mensah' }] });
     const { data } = await search('When is my appointment with Mensah?', 'entity_anchor');
