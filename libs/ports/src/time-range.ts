@@ -35,20 +35,10 @@ function overlaps(range: TimeRange, start: number, end: number): boolean {
  * middle, clamped into the range; for an instant mention, or the creation time, it is that time itself.
  */
 export function momentInRange(range: TimeRange, memory: Omit<TimedSource, 'id'>): number | null {
-  return momentInRangeOfTimes(range, memory.createdAt, Float64Array.from(memory.eventTimes.flatMap(({ start, end }) => [start, end])));
-}
-
-/**
- * momentInRange over event times as flat start, end pairs, the form an in-memory index keeps them in (one array
- * type only, so the hot loop over thousands of memories stays monomorphic).
- */
-export function momentInRangeOfTimes(range: TimeRange, createdAt: number, times: Float64Array | null): number | null {
-  if (times === null || times.length === 0) return overlaps(range, createdAt, createdAt) ? createdAt : null;
+  if (memory.eventTimes.length === 0) return overlaps(range, memory.createdAt, memory.createdAt) ? memory.createdAt : null;
   const middle = rangeMiddle(range);
   let best: number | null = null;
-  for (let i = 0; i + 1 < times.length; i += 2) {
-    const start = times[i]!;
-    const end = times[i + 1]!;
+  for (const { start, end } of memory.eventTimes) {
     if (!overlaps(range, start, end)) continue;
     const moment = momentOfMention(range, middle, start, end);
     if (best === null || Math.abs(moment - middle) < Math.abs(best - middle)) best = moment;
