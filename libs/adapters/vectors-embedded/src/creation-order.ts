@@ -1,4 +1,5 @@
 import { mergedWindows } from '@memory/ports';
+import { firstPositionNotBefore } from './sorted-position.js';
 
 /**
  * The rows of a ScopeIndex sorted by creation time (ties by id): what "memories created near these instants" reads
@@ -61,28 +62,16 @@ export class CreationOrder {
 
   /** First position whose row was created at or after `time`. */
   private firstAtOrAfter(time: number): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.timeOf(this.order[middle]!) < time) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstPositionNotBefore(this.size, (at) => this.timeOf(this.order[at]!) < time);
   }
 
   /** Position where a row of this time and id goes: after every row that sorts before it. */
   private firstAfter(time: number, id: string): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      const slot = this.order[middle]!;
+    return firstPositionNotBefore(this.size, (at) => {
+      const slot = this.order[at]!;
       const other = this.timeOf(slot);
-      if (other < time || (other === time && this.idOf(slot) < id)) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+      return other < time || (other === time && this.idOf(slot) < id);
+    });
   }
 
   private positionOf(slot: number): number {

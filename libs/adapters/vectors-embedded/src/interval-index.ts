@@ -1,4 +1,5 @@
 import { momentOfMention, rangeMiddle } from '@memory/ports';
+import { firstPositionNotBefore } from './sorted-position.js';
 import type { TimeRange } from './time-filter.js';
 
 const HOUR = 3_600_000;
@@ -59,25 +60,11 @@ class SortedIntervals {
   }
 
   private firstAfter(start: number): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.starts[middle]! <= start) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstPositionNotBefore(this.size, (at) => this.starts[at]! <= start);
   }
 
   private firstAtOrAfter(start: number): number {
-    let low = 0;
-    let high = this.size;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.starts[middle]! < start) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return firstPositionNotBefore(this.size, (at) => this.starts[at]! < start);
   }
 
   private grow(): void {

@@ -28,6 +28,8 @@ export class ScopeIndex {
   private times: Array<Float64Array | null> = [];
   private readonly byCreation: CreationOrder;
   private readonly byTime = new IntervalIndex();
+  /** Ties between equal scores go to the smaller id, so results do not depend on the order rows were loaded in. */
+  private readonly byId = (a: number, b: number) => this.ids[a]! < this.ids[b]!;
 
   constructor(readonly dims: number) {
     this.stride = paddedStride(dims);
@@ -100,17 +102,16 @@ export class ScopeIndex {
     const size = this.ids.length;
     if (size === 0 || k <= 0) return [];
     const ids = this.ids;
-    const before = (a: number, b: number) => (ids[a] as string) < (ids[b] as string);
     const block = this.block;
     this.setQuery(query);
-    const top = new TopK(Math.min(k, size), before);
+    const top = new TopK(Math.min(k, size), this.byId);
     if (!block.quantised) {
       this.forEachRun(size, range, (start, end) => {
         block.score(start, end - start);
         offerRun(top, block.scores, start, end);
       });
     } else {
-      const candidates = new TopK(Math.min(candidatesFor(k), size), before);
+      const candidates = new TopK(Math.min(candidatesFor(k), size), this.byId);
       this.forEachRun(size, range, (start, end) => {
         block.scoreApproximate(start, end - start);
         offerRun(candidates, block.scores, start, end);
@@ -173,7 +174,7 @@ export class ScopeIndex {
     const size = this.ids.length;
     const ids = this.ids;
     const middle = rangeMiddle(range);
-    const nearest = new TopK(Math.min(limit, size), (a, b) => (ids[a] as string) < (ids[b] as string));
+    const nearest = new TopK(Math.min(limit, size), this.byId);
     const momentOf = new Map<number, number>();
     this.byTime.forEachMoment(range, size, (slot, moment) => {
       // Closer is better (distanceFromMiddle); every memory of a half-open range is infinitely far, and ids decide.
