@@ -41,8 +41,7 @@ export async function entityAnchor({ deps, scope, limit }: StrategyContext, anal
   const specificityOf = (df: number) => idf(df) / idf(1);
   const mentionCounts = await graph.degrees(scope, entities.map((e) => e.id), 'mentions');
   const dfOf = (entityId: string) => mentionCounts.get(entityId) ?? 0;
-  const bestIdf = Math.max(...entities.map((e) => idf(dfOf(e.id))));
-  const specificity = bestIdf / idf(1);
+  const specificity = Math.max(...entities.map((e) => specificityOf(dfOf(e.id))));
   // In automatic routing an anchor as common as the user's own partner says nothing about this query: it would
   // only shuffle the semantic ranking (measured: −3 points recall@10 on LoCoMo dev), so it does not vote.
   const votes = forced || specificity >= MIN_SPECIFICITY_TO_VOTE;
