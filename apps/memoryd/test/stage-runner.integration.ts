@@ -105,6 +105,56 @@ describe('stage runner on the embedded log', function () {
     expect(lag.every((p) => p.committed === p.end)).to.equal(true);
   });
 
+  describe('a compute-only stage', () => {
+    const oneUser = [1, 3, 5, 7, 9, 11, 13].map((n) => request(n, `text ${n}`));
+    const publishedJobs = async () => (await readAll('jobStatus')).map((s) => s.jobId);
+
+    it('processes the slices of a batch at the same time and publishes them in input order', async () => {
+      let active = 0;
+      let mostActive = 0;
+      const sliceSizes: number[] = [];
+      const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+        name: 'compute', group: 'compute', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
+        async process(batch) {
+          sliceSizes.push(batch.length);
+          mostActive = Math.max(mostActive, ++active);
+          // Later slices finish first: the order of publishing must not follow the order of finishing.
+          await new Promise((r) => setTimeout(r, 40 - 10 * sliceSizes.length));
+          active--;
+          return batch.map((item) => [progress('compute', item.value)]);
+        },
+      };
+      await publish(oneUser);
+      const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), maxBatchSize: 2 });
+      await until(async () => (await publishedJobs()).length === oneUser.length);
+      await consumer.stop();
+      expect(sliceSizes).to.deep.equal([2, 2, 2, 1]);
+      expect(mostActive).to.equal(4);
+      expect(await publishedJobs()).to.deep.equal(oneUser.map((r) => r.jobId));
+    });
+
+    it('after a failed slice, retries from that slice without publishing the ones before it again', async () => {
+      let failedOnce = false;
+      const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+        name: 'compute-flaky', group: 'compute-flaky', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
+        async process(batch) {
+          if (batch[0]!.value.content === 'text 5' && !failedOnce) {
+            failedOnce = true;
+            throw new MemoryServiceError('TEST.BUSY', 'store busy', { retriable: true });
+          }
+          return batch.map((item) => [progress('compute-flaky', item.value)]);
+        },
+      };
+      await publish(oneUser);
+      const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), maxBatchSize: 2, retry: { initialDelayMs: 1, retries: 3 } });
+      await until(async () => (await publishedJobs()).length >= oneUser.length);
+      await consumer.stop();
+      expect(failedOnce).to.equal(true);
+      expect(await publishedJobs()).to.deep.equal(oneUser.map((r) => r.jobId));
+      expect(await readAll('deadLetter')).to.have.length(0);
+    });
+  });
+
   it('dead-letters a record that is not in the wire format', async () => {
     await log.append(EVENTS.ingestRequested.topic, [{ key: 't/u0', value: Buffer.from('not avro') }]);
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {

@@ -62,6 +62,21 @@ describe('EmbedderThread (bge-small in a worker thread)', () => {
     expect(turns).to.be.greaterThan(24 * 10);
   });
 
+  it('hands a call to the worker at once, not after the caller\'s next synchronous work', async () => {
+    let resolved = false;
+    const call = thread.embed(Array.from({ length: 24 }, (_, i) => `${SENTENCES[i % 4]} (${i})`), 'passage').then(() => (resolved = true));
+    // Block this thread without using a core (as the enricher does when it enriches its next slices), far longer
+    // than the model needs for the call: a call posted only afterwards would still take that long after it.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3_000);
+    let turns = 0;
+    while (!resolved && turns < 1_000) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns++;
+    }
+    await call;
+    expect(turns).to.be.at.most(3);
+  });
+
   it('passes the worker\'s own error on when the model cannot load', async () => {
     const error = await EmbedderThread.start({ modelDir: '/nonexistent/model-dir' }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(MemoryServiceError);

@@ -24,6 +24,12 @@ export class EmbedderThread implements Embedder {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** A replacement for a dead worker may still be loading: calls wait for it. */
   private worker: Promise<Worker>;
+  /**
+   * The worker once loaded. A call is posted to it synchronously: awaiting `worker` first put the post behind
+   * every microtask queued meanwhile, so a caller that went on to other synchronous work (the enricher enriching
+   * its next slices) held the model idle until it was done.
+   */
+  private loaded: Worker | null;
   private nextId = 0;
   private closed = false;
 
@@ -34,6 +40,7 @@ export class EmbedderThread implements Embedder {
   ) {
     this.model = model;
     this.worker = Promise.resolve(worker);
+    this.loaded = worker;
     this.listen(worker);
   }
 
@@ -63,7 +70,7 @@ export class EmbedderThread implements Embedder {
   }
 
   private async send(texts: string[], purpose: 'passage' | 'query'): Promise<Float32Array[]> {
-    const worker = await this.current();
+    const worker = this.loaded ?? (await this.current());
     const id = this.nextId++;
     return new Promise<Float32Array[]>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -91,6 +98,7 @@ export class EmbedderThread implements Embedder {
       const failure = new MemoryServiceError('EMBEDDER.THREAD_EXITED', `the embedding worker thread exited (code ${code}); the call can be retried`, { retriable: true });
       for (const call of this.pending.values()) call.reject(failure);
       this.pending.clear();
+      this.loaded = null;
       this.replaceWorker();
     });
   }
@@ -109,6 +117,7 @@ export class EmbedderThread implements Embedder {
     this.worker = startWorker(this.options).then(
       ({ worker }) => {
         this.listen(worker);
+        this.loaded = worker;
         return worker;
       },
       (error: unknown) => {

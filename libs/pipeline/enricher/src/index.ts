@@ -77,6 +77,7 @@ export const enricherStage: StageSpec<'resolved', EnricherStageDeps> = {
   group: 'enricher',
   inputs: ['resolved'],
   outputs: ['enriched', 'jobStatus'],
+  computesOnly: true,
   async process(batch, deps) {
     const partsPerInput: Part[][] = [];
     for (const { value } of batch) partsPerInput.push(await partsOf(value, deps));

@@ -10,8 +10,17 @@ export interface RunnerDeps {
   codec: AvroCodec;
   logger: Logger;
   retry?: Partial<RetryOptions>;
+  /** Records per call of a stage's process; a stage that computes only is handed SLICES_IN_FLIGHT of these at once. */
   maxBatchSize?: number;
 }
+
+/**
+ * Slices of a batch a compute-only stage has in flight. With one, the model thread idled while the enricher decoded,
+ * enriched and published around each model call (11-16 % of its time during one user's pipeline); with eight, one
+ * slice's enrichment and publishing overlap the others' model calls, and the model waits only at the start of a
+ * batch, for its first slice to be enriched (~50 ms per 256 memories, traced on 2 cores).
+ */
+export const SLICES_IN_FLIGHT = 8;
 
 /**
  * Runs one stage as a consumer group: decode the batch, process it, append every output durably, and only then
@@ -56,9 +65,21 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     return { event, value, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key, timestamp: record.timestamp } as Incoming<In>;
   };
 
-  const processAndPublish = async (batch: Array<Incoming<In>>) => {
-    const outputs = await stage.process(batch, stageDeps);
-    await publish(outputs.flat());
+  const sliceSize = deps.maxBatchSize ?? Number.POSITIVE_INFINITY;
+  /**
+   * Processes what is left of a batch and publishes it in order. A compute-only stage's slices are all started at
+   * once; `done` counts the records whose outputs are appended, so a retry does not publish them a second time.
+   */
+  const processAndPublish = async (batch: Array<Incoming<In>>, done: { published: number }) => {
+    const rest = batch.slice(done.published);
+    const slices = stage.computesOnly ? chunk(rest, sliceSize) : [rest];
+    const outputs = slices.map((slice) => stage.process(slice, stageDeps));
+    // A failure is reported when its slice's turn comes; the slices after it are processed again on retry.
+    for (const pending of outputs) pending.catch(() => undefined);
+    for (let i = 0; i < slices.length; i++) {
+      await publish((await outputs[i]!).flat());
+      done.published += slices[i]!.length;
+    }
   };
 
   const retryOptions = (attempts: { count: number }): Partial<RetryOptions> => ({
@@ -83,18 +104,20 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const good = decoded.filter((d): d is Incoming<In> => d !== null);
     if (good.length === 0) return;
     const attempts = { count: 1 };
+    const done = { published: 0 };
     try {
-      await retry(() => processAndPublish(good), retryOptions(attempts));
+      await retry(() => processAndPublish(good, done), retryOptions(attempts));
     } catch (batchError) {
-      if (good.length === 1) {
-        await deadLetter(records[decoded.indexOf(good[0]!)]!, batchError, attempts.count, good[0]);
+      const failing = good.slice(done.published);
+      if (failing.length === 1) {
+        await deadLetter(records[decoded.indexOf(failing[0]!)]!, batchError, attempts.count, failing[0]);
         return;
       }
-      logger.warn('batch keeps failing, isolating records', { size: good.length, error: errorMessage(batchError) });
-      for (const item of good) {
+      logger.warn('batch keeps failing, isolating records', { size: failing.length, error: errorMessage(batchError) });
+      for (const item of failing) {
         const one = { count: 1 };
         try {
-          await retry(() => processAndPublish([item]), retryOptions(one));
+          await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one));
         } catch (error) {
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
         }
@@ -102,9 +125,17 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     }
   };
 
-  const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, ...(deps.maxBatchSize ? { maxBatchSize: deps.maxBatchSize } : {}) });
+  const maxBatchSize = deps.maxBatchSize && (stage.computesOnly ? deps.maxBatchSize * SLICES_IN_FLIGHT : deps.maxBatchSize);
+  const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, ...(maxBatchSize ? { maxBatchSize } : {}) });
   logger.info('stage running', { group: stage.group, topics });
   return consumer;
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  if (items.length <= size) return [items];
+  const slices: T[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
 }
 
 function jobOf(value: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
