@@ -1,5 +1,5 @@
 import { MemoryServiceError, retry } from '@memory/platform';
-import { apiRequest } from './request-init.js';
+import { ApiConnection, type HttpAnswer } from './http-call.js';
 
 export interface JobState {
   status: string;
@@ -15,10 +15,14 @@ export interface SearchHit {
  * retried with backoff; anything else is the benchmark's or the service's bug and is reported as is.
  */
 export class BenchApi {
+  private readonly connection: ApiConnection;
+
   constructor(
     readonly baseUrl: string,
-    private readonly apiKey: string,
-  ) {}
+    apiKey: string,
+  ) {
+    this.connection = new ApiConnection(baseUrl, apiKey);
+  }
 
   async ingestText(endUserId: string, content: string, timestamp: string): Promise<string> {
     const body = await this.call('POST', '/v1/memory', endUserId, { source: { type: 'text', content, timestamp } });
@@ -51,16 +55,15 @@ export class BenchApi {
     return retry(
       async () => {
         const started = performance.now();
-        let res: Response;
+        let res: HttpAnswer;
         try {
-          res = await fetch(this.baseUrl + path, apiRequest(this.apiKey, method, endUserId, body));
+          res = await this.connection.call(method, path, endUserId, body);
         } catch (error) {
           throw new MemoryServiceError('BENCH.UNREACHABLE', `${method} ${this.baseUrl}${path}: ${describe(error)}`, { retriable: true, cause: error });
         }
-        const text = await res.text();
         timed?.(performance.now() - started);
-        if (res.ok) return text ? JSON.parse(text) : null;
-        throw new MemoryServiceError(`BENCH.HTTP_${res.status}`, `${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`, {
+        if (res.status >= 200 && res.status < 300) return res.text ? JSON.parse(res.text) : null;
+        throw new MemoryServiceError(`BENCH.HTTP_${res.status}`, `${method} ${path} answered ${res.status}: ${res.text.slice(0, 300)}`, {
           retriable: res.status === 429 || res.status === 503,
         });
       },

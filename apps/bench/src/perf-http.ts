@@ -1,9 +1,9 @@
-import { apiRequest } from './request-init.js';
+import { ApiConnection } from './http-call.js';
 
 /**
  * Single timed requests for the performance benchmark. Unlike BenchApi, nothing is retried: a 429 or 503 is a figure
- * (a refused request) and a retry would hide it and add its backoff to the latency. Node's fetch keeps connections
- * alive and pools them per origin, so the cost measured is the request, not a TCP handshake.
+ * (a refused request) and a retry would hide it and add its backoff to the latency. Connections are kept alive, so the
+ * cost measured is the request, not a TCP handshake.
  */
 export interface TimedResponse {
   status: number;
@@ -17,10 +17,11 @@ export interface SearchOptions {
 }
 
 export class PerfClient {
-  constructor(
-    readonly baseUrl: string,
-    private readonly apiKey: string,
-  ) {}
+  private readonly connection: ApiConnection;
+
+  constructor(baseUrl: string, apiKey: string) {
+    this.connection = new ApiConnection(baseUrl, apiKey);
+  }
 
   async ingest(endUserId: string, content: string): Promise<TimedResponse & { jobId: string | null }> {
     const res = await this.request('POST', '/v1/memory', endUserId, { source: { type: 'text', content, timestamp: new Date().toISOString() } });
@@ -43,8 +44,7 @@ export class PerfClient {
 
   async request(method: 'GET' | 'POST', path: string, endUserId: string | null, body?: unknown): Promise<TimedResponse> {
     const started = performance.now();
-    const res = await fetch(this.baseUrl + path, apiRequest(this.apiKey, method, endUserId, body));
-    const text = await res.text();
+    const { status, text } = await this.connection.call(method, path, endUserId, body);
     const ms = performance.now() - started;
     let parsed: unknown = null;
     try {
@@ -52,6 +52,6 @@ export class PerfClient {
     } catch {
       parsed = text;
     }
-    return { status: res.status, ms, body: parsed };
+    return { status, ms, body: parsed };
   }
 }
