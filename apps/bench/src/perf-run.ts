@@ -67,9 +67,9 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   figures['embed_raw_per_s'] = raw;
   rows.push({ metric: 'embed_raw_per_s', condition: raw.model, value: raw.perS, unit: 'texts/s' });
 
-  const searchUser = `search-${runId}`;
   print(`\n[pipeline_per_s] ${plan.pipelineMemories} memories, accepted as fast as possible, until all Completed`);
-  const pipeline = await pipelineThroughput(ctx, searchUser, plan.pipelineMemories);
+  // A user of its own: the search user's first step must hold the first search size, not what this loads.
+  const pipeline = await pipelineThroughput(ctx, `pipeline-${runId}`, plan.pipelineMemories);
   stored += pipeline.memories - pipeline.failed;
   figures['pipeline_per_s'] = pipeline;
   figures['limit_ratio'] = pipeline.perS / raw.perS;
@@ -77,7 +77,8 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   rows.push({ metric: 'limit_ratio', condition: 'pipeline / embed_raw', value: pipeline.perS / raw.perS, unit: '' });
   if (pipeline.failed) print(`  ${pipeline.failed} jobs failed`);
 
-  let held = pipeline.memories;
+  const searchUser = `search-${runId}`;
+  let held = 0;
   const searchFigures: Record<string, unknown> = {};
   for (const size of plan.searchSizes) {
     if (held < size) {
