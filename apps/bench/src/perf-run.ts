@@ -21,9 +21,10 @@ const sizeLabel = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(s
 
 /**
  * The scenarios of issue 6 in the order that keeps each measurement clean: the bare model first (nothing else
- * running), then the pipeline, search at each size (freshness at the first, while the store is small and idle;
- * the 10-user store when the search user holds as many as each of them), and the edge's flood last, since it leaves
- * a backlog the pipeline works through for minutes. Timed traffic comes from the load generator's process.
+ * running), then the pipeline, search at each size (at the first, also search while another user's memories are
+ * being processed, and freshness while the store is small and idle; the 10-user store when the search user holds
+ * as many as each of them), and the edge's flood last, since it leaves a backlog the pipeline works through for
+ * minutes. Timed traffic comes from the load generator's process.
  */
 export async function runScenarios(target: Target, plan: PerfPlan, print: Print): Promise<PerfFigures> {
   const figures: Record<string, unknown> = {};
@@ -91,6 +92,14 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
     for (const clients of plan.searchClients) searchFigures[`${label}_c${clients}`] = await search(`1 user, ${label} memories`, [searchUser], clients);
 
     if (size === plan.searchSizes[0]) {
+      // A search waits for the model thread, which another user's ingestion keeps busy: enough memories that the
+      // pipeline is still working on them when the last query is asked.
+      const busyUser = `busy-${runId}`;
+      const backlog = await ingestMany(ctx, busyUser, plan.searchQueries * 8, 16, `accepted (${busyUser})`);
+      searchFigures[`${label}_c1_during_ingestion`] = await search(`1 user, ${label}, ${backlog.length} ingests running`, [searchUser], 1);
+      const { failed } = await waitForJobs(ctx, backlog, 'processed');
+      stored += backlog.length - failed;
+
       // At the smallest size, before the bulk loads, so its traffic is the only load on the service.
       const rate = Math.max(1, pipeline.perS / 2);
       print(`\n[freshness_ms] ${rate.toFixed(1)} memories/s (half of pipeline_per_s) for ${plan.freshnessSeconds} s, polling search every 20 ms`);

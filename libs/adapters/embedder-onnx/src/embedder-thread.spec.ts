@@ -47,6 +47,18 @@ describe('EmbedderThread (bge-small in a worker thread)', () => {
     expect(finished.filter((name) => name !== 'query')).to.deep.equal(SENTENCES.concat(SENTENCES).map((_, i) => `passage ${i}`));
   });
 
+  it('answers a query between the passages of a long call, and gives that call the vectors it would get whole', async () => {
+    const texts = Array.from({ length: 48 }, (_, i) => `${SENTENCES[i % 4]} (${i})`);
+    const finished: string[] = [];
+    const passages = thread.embed(texts, 'passage').then((vectors) => (finished.push('passages'), vectors));
+    await new Promise((resolve) => setTimeout(resolve, 30)); // the long call is under way
+    const query = thread.embed(['where did I fly in May?'], 'query').then(() => finished.push('query'));
+    const [vectors] = await Promise.all([passages, query]);
+    expect(finished).to.deep.equal(['query', 'passages']);
+    const whole = await inProcess.embed(texts, 'passage');
+    vectors.forEach((vector, i) => expect(Array.from(vector)).to.deep.equal(Array.from(whole[i]!)));
+  });
+
   it('keeps this thread free while the model works', async () => {
     // Counting event-loop turns, not timing: with the model on this thread, a call is one turn that blocks.
     let turns = 0;
