@@ -14,8 +14,8 @@ import { fromThreadError, type EmbedRequest, type ThreadMessage, type ThreadStar
  *
  * One worker, one call at a time, as the in-process embedder: the model's own intra-op threads are the
  * parallelism. The worker runs queries before passages and passages a few per turn (see thread-worker.ts), so a
- * search waits for at most a few passages, not for the calls the pipeline has queued. When the worker dies, the calls it held fail as
- * retriable and the next call starts a new worker.
+ * search waits for at most a few passages, not for the calls the pipeline has queued. When the worker dies, the
+ * calls it held fail as retriable and the next call starts a new worker.
  */
 export class EmbedderThread implements Embedder {
   readonly model: EmbeddingModel;
