@@ -76,6 +76,19 @@ describe('search strategies on the embedded stores', function () {
     for (const hit of data) expect(hit.finalScore).to.be.within(0, 1);
   });
 
+  it('temporal_range takes a month named without a year as the latest one the user has memories of', async () => {
+    // Asked on 20 June 2024: "June" is June 2024 by the calendar, but this user's camping trips are in 2022 and 2021.
+    await remember('camping-2022', { content: 'camping at the lake', createdAt: Date.UTC(2022, 5, 12) });
+    await remember('camping-2021', { content: 'camping in the hills', createdAt: Date.UTC(2021, 5, 5) });
+    await remember('autumn-2022', { content: 'apple picking', createdAt: Date.UTC(2022, 9, 1) });
+
+    const { data, routing } = await search('when did I go camping in June?', 'temporal_range');
+    expect(data.map((h) => h.id)).to.deep.equal(['camping-2022']);
+    expect(routing['timeRange']).to.deep.include({ from: '2022-06-01T00:00:00.000Z', to: '2022-07-01T00:00:00.000Z', text: 'June' });
+    // A written year is taken as written, memories or not.
+    expect((await search('what did I do in June 2023?', 'temporal_range')).data).to.deep.equal([]);
+  });
+
   it('temporal_range resolves a time relative to an event of the user ("two days before the wedding")', async () => {
     const day = (d: number) => ({ start: Date.UTC(2024, 5, d), end: Date.UTC(2024, 5, d + 1) });
     await remember('wedding', { content: 'Our wedding is on June 14 at the lake house', createdAt: Date.UTC(2024, 1, 1), eventTimes: [{ text: 'June 14', index: 18, iso: '2024-06-14', relative: false, ...day(14) }] });

@@ -38,11 +38,12 @@ function timeOf(query: string, time: { now: number; timeZone: string }): Pick<Qu
   const relativeToEvent = findEventRelativeTime(query);
   const options = { referenceTime: time.now, timeZone: time.timeZone };
   // "the week before 9 June 2023" is relative to a date, not to an event; "two days before the wedding" is not two
-  // days before now, whatever a date parser makes of it.
-  const anchorDate = relativeToEvent ? parseTimeRange(relativeToEvent.event, options) : null;
+  // days before now, whatever a date parser makes of it. The date is read from the rest of the query, since the
+  // event's words stop at a comma ("August 3, 2023").
+  const anchorDate = relativeToEvent ? parseTimeRange(query.slice(relativeToEvent.eventIndex), options) : null;
   const timeRange: TimeRange | null = relativeToEvent
     ? anchorDate
-      ? { ...eventRelativeRange(relativeToEvent, anchorDate.from), text: relativeToEvent.text }
+      ? { ...eventRelativeRange(relativeToEvent, anchorDate.from), text: relativeToEvent.text, yearImplied: anchorDate.yearImplied }
       : null
     : parseTimeRange(query, options);
   return { timeRange, relativeToEvent: timeRange ? null : relativeToEvent };

@@ -1,5 +1,6 @@
 import { lexicalTerms } from '@memory/lexical';
 import type { Scope, VectorStore } from '@memory/ports';
+import type { TimeRange } from '@memory/temporal';
 
 /**
  * "two days before the wedding", "a week after my surgery", "the day before the party": a time named relative to
@@ -11,6 +12,8 @@ export interface EventRelativeTime {
   direction: -1 | 1;
   /** The words naming the event ("wedding"), looked up in the user's memories. */
   event: string;
+  /** Where the event's words start in the query. */
+  eventIndex: number;
   /** The words of the query that named the time. */
   text: string;
 }
@@ -25,14 +28,15 @@ export function findEventRelativeTime(query: string): EventRelativeTime | null {
   const [text, amountText, unit, direction, , event] = match;
   const amount = /^\d+$/.test(amountText!) ? Number(amountText) : NUMBER_WORDS[amountText!.toLowerCase()];
   if (!amount || !event?.trim()) return null;
-  return { amount, unit: unit!.toLowerCase() as EventRelativeTime['unit'], direction: direction!.toLowerCase() === 'before' ? -1 : 1, event: event.trim(), text: text!.trim() };
+  const eventIndex = match.index + text!.length - event.length + (event.length - event.trimStart().length);
+  return { amount, unit: unit!.toLowerCase() as EventRelativeTime['unit'], direction: direction!.toLowerCase() === 'before' ? -1 : 1, event: event.trim(), eventIndex, text: text!.trim() };
 }
 
 /**
  * The range such a time covers once the event's moment is known: the whole day for days (in UTC), otherwise one
  * unit centred on the shifted moment ("two weeks before" = the week around fourteen days earlier).
  */
-export function eventRelativeRange(relative: EventRelativeTime, eventTime: number): { from: number; to: number } {
+export function eventRelativeRange(relative: Pick<EventRelativeTime, 'amount' | 'unit' | 'direction'>, eventTime: number): { from: number; to: number } {
   const shifted = eventTime + relative.direction * relative.amount * UNIT_MS[relative.unit];
   if (relative.unit === 'day') {
     const dayStart = Math.floor(shifted / UNIT_MS.day) * UNIT_MS.day;
@@ -49,7 +53,7 @@ export async function resolveEventRange(
   vectors: VectorStore,
   scope: Scope,
   relative: EventRelativeTime,
-): Promise<{ range: { from: number; to: number; text: string }; anchor: string } | null> {
+): Promise<{ range: TimeRange; anchor: string } | null> {
   const terms = lexicalTerms(relative.event);
   if (terms.length === 0) return null;
   const found = await vectors.textSearch(scope, { terms, k: 5 });
@@ -59,5 +63,5 @@ export async function resolveEventRange(
   const event = ranked.find((m) => m.eventTimes.length > 0) ?? ranked[0];
   if (!event) return null;
   const moment = event.eventTimes[0]?.start ?? event.createdAt;
-  return { range: { ...eventRelativeRange(relative, moment), text: relative.text }, anchor: event.id };
+  return { range: { ...eventRelativeRange(relative, moment), text: relative.text, yearImplied: false }, anchor: event.id };
 }

@@ -2,6 +2,7 @@ import { scoreSentiment } from '@memory/enrichment';
 import { graphIds } from '@memory/ports';
 import { dynamicScore } from './dynamic-scoring.js';
 import { fuse, type Fused } from './fusion.js';
+import { settleImpliedYear } from './implied-year.js';
 import { toPayload } from './payload.js';
 import { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 import { resolveEventRange } from './relative-to-event.js';
@@ -30,6 +31,7 @@ export async function searchMemories(deps: SearchDeps, request: SearchRequest): 
   const analysis = analyseQuery(request.query, { now, timeZone: request.timeZone ?? 'UTC' });
   const eventRange = analysis.relativeToEvent ? await resolveEventRange(deps.vectors, request.scope, analysis.relativeToEvent) : null;
   if (eventRange) analysis.timeRange = eventRange.range;
+  if (analysis.timeRange?.yearImplied) analysis.timeRange = await settleImpliedYear(deps.vectors, request.scope, analysis.timeRange);
   const plan = planSearch(analysis, request.strategy, request.mode ?? null);
   const context: StrategyContext = { deps, scope: request.scope, limit: request.limit };
   const runs = plan.strategies.includes.bind(plan.strategies);

@@ -9,6 +9,11 @@ import { wallToEpoch } from './zone.js';
 export interface Interpretation {
   readonly resolved: Resolved;
   readonly relative: boolean;
+  /**
+   * No year was written and no word ties the time to the reference ("June", "Aug 15th", not "last June"): the year
+   * is the reference's guess.
+   */
+  readonly yearImplied: boolean;
 }
 
 function value(components: ParsingComponents, key: Parameters<ParsingComponents['get']>[0], fallback: number): number {
@@ -56,16 +61,16 @@ function toPeriod(components: ParsingComponents, text: string, tags: ReadonlySet
 
 const DEICTIC_WORDS = /\b(?:today|tonight|tomorrow|yesterday|now|ago|this|last|next|past|previous|coming|later|earlier|within)\b/i;
 
-/**
- * Relative means the words needed the reference time: chrono or our parsers said so, a deictic word is there
- * ("this year"), or no year was written (a bare "May 8" takes its year from the reference).
- */
-function isRelative(result: ParsingResult): boolean {
+/** The words are relative to the reference time: chrono or our parsers said so, or a deictic word is there ("this year"). */
+function hasRelativeWording(result: ParsingResult): boolean {
   const tags = result.tags();
   if (tags.has(TAG_RELATIVE)) return true;
   for (const tag of tags) if (tag.startsWith('casualReference/') || tag.startsWith('result/relativeDate')) return true;
-  if (DEICTIC_WORDS.test(result.text)) return true;
-  return !result.start.isCertain('year') && !(result.end?.isCertain('year') ?? false);
+  return DEICTIC_WORDS.test(result.text);
+}
+
+function hasWrittenYear(result: ParsingResult): boolean {
+  return result.start.isCertain('year') || (result.end?.isCertain('year') ?? false);
 }
 
 export function interpret(result: ParsingResult, zone: string): Interpretation | null {
@@ -81,5 +86,9 @@ export function interpret(result: ParsingResult, zone: string): Interpretation |
     const to = result.end ? toPeriod(result.end, partText, tags, zone) : null;
     resolved = to ? { kind: 'range', from, to } : { kind: 'single', period: from };
   }
-  return { resolved, relative: isRelative(result) };
+  // Relative means the words needed the reference time: relative wording, or no year written (a bare "May 8" takes
+  // its year from the reference).
+  const relativeWording = hasRelativeWording(result);
+  const writtenYear = hasWrittenYear(result);
+  return { resolved, relative: relativeWording || !writtenYear, yearImplied: !relativeWording && !writtenYear };
 }

@@ -1,5 +1,5 @@
 import type { CivilDate } from './calendar.js';
-import { addDays, addMonths, formatDate, formatIsoWeek, formatMonth, formatYear } from './calendar.js';
+import { addDays, addMonths, formatDate, formatIsoWeek, formatMonth, formatYear, mondayOf } from './calendar.js';
 import { formatInstant, startOfDay, wallToEpoch } from './zone.js';
 
 /**
@@ -93,6 +93,30 @@ export function resolvedSpan(resolved: Resolved, zone: string): Span {
   // A range written backwards still covers both ends rather than nothing.
   const end = toEnd > from.start ? toEnd : Math.max(from.end, to.end);
   return { start: Math.min(from.start, to.start), end };
+}
+
+/** The same period `years` later (earlier when negative); Feb 29 becomes Feb 28 in a common year. */
+export function shiftPeriodYears(period: Period, years: number): Period {
+  switch (period.kind) {
+    case 'instant': {
+      const date = new Date(period.epoch);
+      date.setUTCFullYear(date.getUTCFullYear() + years);
+      return { kind: 'instant', epoch: date.getTime() };
+    }
+    case 'day':
+      return { ...period, date: addMonths(period.date, 12 * years) };
+    case 'week':
+      return { kind: 'week', monday: mondayOf(addMonths(period.monday, 12 * years)) };
+    case 'month':
+    case 'year':
+      return { ...period, year: period.year + years };
+  }
+}
+
+export function shiftResolvedYears(resolved: Resolved, years: number): Resolved {
+  return resolved.kind === 'single'
+    ? { kind: 'single', period: shiftPeriodYears(resolved.period, years) }
+    : { kind: 'range', from: shiftPeriodYears(resolved.from, years), to: shiftPeriodYears(resolved.to, years) };
 }
 
 /** A range is an ISO 8601 interval `start/end`, each side at its own granularity (`2023-05-13/2023-05-14`). */
