@@ -31,6 +31,18 @@ describe('fusion', () => {
     expect(fused[0]!.id).to.equal('both');
   });
 
+  it('normalises a list of cosines from its weakest hit, and divides other lists and short ones by their best', () => {
+    const cosines = Array.from({ length: 10 }, (_, i) => ({ id: `m${i}`, score: 0.9 - i * 0.01 }));
+    const relative = fuse([{ name: 'dense', weight: 1, relativeScores: true, hits: cosines }]);
+    const normalised = (fused: ReturnType<typeof fuse>, id: string) => fused.find((f) => f.id === id)!.contributions['dense']!.normalised;
+    expect(normalised(relative, 'm0')).to.equal(1);
+    expect(normalised(relative, 'm9')).to.equal(0);
+    expect(normalised(relative, 'm3')).to.be.closeTo(6 / 9, 1e-9);
+    // The same scores as BM25-like scores, or too few to know the background: divided by the best.
+    expect(normalised(fuse([{ name: 'dense', weight: 1, hits: cosines }]), 'm9')).to.be.closeTo(0.81 / 0.9, 1e-9);
+    expect(normalised(fuse([{ name: 'dense', weight: 1, relativeScores: true, hits: cosines.slice(0, 3) }]), 'm2')).to.be.closeTo(0.88 / 0.9, 1e-9);
+  });
+
   it('lets a heavier list lead and ignores empty lists in the normalisation', () => {
     const heavy = fuse([
       { name: 'direct_lookup', weight: 3, hits: [{ id: 'code', score: 1 }] },

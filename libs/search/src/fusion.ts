@@ -5,6 +5,8 @@ export interface RankedList {
   weight: number;
   /** Best first; scores on the list's own scale (cosine, BM25, idf sums...). */
   hits: ReadonlyArray<{ id: string; score: number }>;
+  /** The scores have no meaningful zero (cosine similarity): they are normalised from the list's weakest hit. */
+  relativeScores?: boolean;
 }
 
 export interface Contribution {
@@ -24,14 +26,21 @@ export interface Fused {
 /**
  * The fusion method:
  *
- *   fused(d) = Σ_lists w · [ s · (k + 1) / (k + rank(d)) + (1 − s) · score(d) / best score of the list ] / Σ_lists w
+ *   fused(d) = Σ_lists w · [ s · (k + 1) / (k + rank(d)) + (1 − s) · normalised(d) ] / Σ_lists w
  *
  * a weighted reciprocal-rank fusion (k = 60, scaled so rank 1 counts 1) blended with each list's scores normalised
- * by its best one; s = rrfShare. Rank fusion makes lists on unrelated scales (cosine, BM25, idf sums) comparable;
- * the normalised scores keep how much better the first hit is than the tenth, which ranks alone throw away. A
- * memory missing from a list gets 0 from it. The result is in 0..1: 1 only for a memory first in every list.
+ * to 0..1; s = rrfShare. Rank fusion makes lists on unrelated scales (cosine, BM25, idf sums) comparable; the
+ * normalised scores keep how much better the first hit is than the tenth, which ranks alone throw away.
+ * normalised(d) = score / the list's best score, except for a list marked relativeScores (cosine similarity, whose
+ * zero means nothing: bge-small puts unrelated texts at 0.3-0.5 and a whole candidate list within a tenth of its
+ * best) with at least MIN_RELATIVE_HITS hits: there it is (score − weakest) / (best − weakest), so the list's
+ * spread, not its offset, is what counts. Measured on LoCoMo dev: @10 0.813/0.692 with every list divided by its
+ * best, 0.829/0.707 with the dense lists min-max normalised (the dense list then weighs as much as BM25).
+ * A memory missing from a list gets 0 from it. The result is in 0..1: 1 only for a memory first in every list.
  */
 export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.2 } as const;
+/** Fewer hits than this and a relativeScores list's weakest is no background level: it is divided by its best. */
+export const MIN_RELATIVE_HITS = 10;
 
 export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrfShare?: number } = {}): Fused[] {
   const rrfK = options.rrfK ?? FUSION_DEFAULTS.rrfK;
@@ -41,12 +50,13 @@ export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrf
   const byId = new Map<string, Fused>();
   for (const list of lists) {
     const best = list.hits.reduce((max, hit) => Math.max(max, hit.score), 0);
+    const floor = list.relativeScores && list.hits.length >= MIN_RELATIVE_HITS ? list.hits.reduce((min, hit) => Math.min(min, hit.score), best) : 0;
     const seen = new Set<string>();
     list.hits.forEach((hit, index) => {
       if (seen.has(hit.id)) return; // a list naming a memory twice counts its better (first) place only
       seen.add(hit.id);
       const rank = index + 1;
-      const normalised = best > 0 ? Math.max(0, hit.score) / best : 0;
+      const normalised = best > floor ? Math.max(0, hit.score - floor) / (best - floor) : 0;
       let fused = byId.get(hit.id);
       if (!fused) byId.set(hit.id, (fused = { id: hit.id, score: 0, contributions: {} }));
       fused.contributions[list.name] = { rank, score: hit.score, normalised };

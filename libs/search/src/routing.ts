@@ -5,7 +5,7 @@ import type { SearchMode, Strategy } from './request.js';
 /** Fusion weight of each list in automatic routing (see fuse); documented in the README's search section. */
 export const ROUTING_WEIGHTS = {
   dense: 1,
-  bm25: 0.5,
+  bm25: 1,
   entity_anchor: 0.5,
   temporal_range: 0.6,
   direct_lookup: 3,
@@ -41,9 +41,9 @@ export function planSearch(analysis: QueryAnalysis, strategy: Strategy | null, m
   const plan: SearchPlan = { strategies: automatic, weights, filterSemanticByTime: analysis.timeRange !== null, matchSentiment: false };
   switch (mode) {
     case 'factual':
-      // Exact facts: the words count as much as the meaning, dated records are searched by their dates, and the
+      // Exact facts: the words count more than the meaning, dated records are searched by their dates, and the
       // answer stays narrow.
-      return { ...plan, centroidMode: 'SPECIFIC', weights: { ...weights, bm25: 1, temporal_range: 0.8 } };
+      return { ...plan, centroidMode: 'SPECIFIC', weights: { ...weights, bm25: 1.5, temporal_range: 0.8 } };
     case 'conceptual':
       // Themes and practices: meaning over wording, broad and diversified, no anchoring on one name or date.
       return { strategies: ['centroid_aware'], weights: { ...weights, bm25: 0.3 }, centroidMode: 'META', filterSemanticByTime: false, matchSentiment: false };

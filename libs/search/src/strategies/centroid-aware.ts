@@ -61,7 +61,7 @@ export async function centroidAware(
   const details = new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }]));
   const anchor = graphIds.user(scope);
   const lists = [
-    { name: 'dense', weight: weights.dense, hits: dense },
+    { name: 'dense', weight: weights.dense, hits: dense, relativeScores: true },
     { name: 'bm25', weight: weights.bm25, hits: lexical },
   ];
   const notes = { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k };
