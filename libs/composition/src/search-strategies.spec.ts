@@ -177,6 +177,22 @@ describe('search strategies on the embedded stores', function () {
     expect(byJob.data[0]!.searchedWithNode).to.equal(graphIds.memory('mem_job_1718000000000_alice_0'));
   });
 
+  it('a query naming a speaker ranks their own lines above the replies addressed to them', async () => {
+    const query = 'What did Melanie paint?';
+    const line = (text: string) => ({ content: text, originalContent: text });
+    await remember('reply', { ...line('Caroline: Wow Melanie, what a painting!'), vector: unitVector(DIMS, { 0: 1, 1: 0.3 }) });
+    await remember('own-line', { ...line('Melanie: I painted a horse on the barn wall.'), vector: unitVector(DIMS, { 0: 1, 1: 0.5 }) });
+    await remember('other', { ...line('Caroline: The weather is lovely today.'), vector: unitVector(DIMS, { 5: 1 }) });
+    const embedder = fixedEmbedder({ [query]: unitVector(DIMS, { 0: 1 }) });
+    const { data } = await searchMemories(
+      { vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW },
+      { scope, query, limit: 3, useDynamicScoring: false, strategy: 'centroid_aware', explain: true },
+    );
+    expect(data.map((h) => h.id).slice(0, 2)).to.deep.equal(['own-line', 'reply']);
+    expect((data[1]!.explain!['fusion'] as { speakerFactor?: number }).speakerFactor).to.be.closeTo(1 / 1.4, 1e-9);
+    expect(data[1]!.explain!['strategies']).to.have.nested.property('dense.rank', 1, 'the reply is nearer the query: only the speaker moves it');
+  });
+
   it('episode context lifts the answer recorded right after a matching question, which shares nothing with the query', async () => {
     const t = Date.UTC(2024, 5, 1, 18);
     await remember('question', { content: 'What did you research lately?', vector: unitVector(DIMS, { 0: 1 }), createdAt: t });

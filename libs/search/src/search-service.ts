@@ -8,6 +8,7 @@ import { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 import { resolveEventRange } from './relative-to-event.js';
 import type { Routing, SearchHit, SearchRequest, SearchResponse, Strategy } from './request.js';
 import { planSearch, type SearchPlan } from './routing.js';
+import { speakerFactor, speakerOf, speakersNamed } from './speaker.js';
 import { centroidAware, lexicalCandidates } from './strategies/centroid-aware.js';
 import { directLookup } from './strategies/direct-lookup.js';
 import { entityAnchor } from './strategies/entity-anchor.js';
@@ -102,16 +103,20 @@ async function hydrate(
   now: number,
   querySentiment: string | null,
 ): Promise<SearchHit[]> {
-  // Dynamic scoring moves a memory by at most a quarter of its score: twice the limit (and 20 more) holds every
-  // memory that could reach the top.
+  // Dynamic scoring moves a memory by at most a quarter of its score, the speaker factor by under a third: twice
+  // the limit and 20 more hold the memories that could reach the top (LoCoMo's recall is the same with 3 and 4
+  // times the limit).
   const candidates = fused.slice(0, request.limit * 2 + 20);
   const memories = new Map((await deps.vectors.get(request.scope, candidates.map((c) => c.id))).map((m) => [m.id, m]));
+  const speakers = new Map([...memories.values()].map((m) => [m.id, speakerOf(m.originalContent)]));
+  const namedSpeakers = speakersNamed(request.query, speakers.values());
   const hits: Array<SearchHit & { createdAt: number }> = [];
   for (const candidate of candidates) {
     const memory = memories.get(candidate.id);
     if (!memory) continue; // deleted since it was indexed
     const sentimentMatch = querySentiment !== null && querySentiment !== 'neutral' && memory.sentiment === querySentiment;
-    const relevance = Math.min(1, candidate.score * (sentimentMatch ? 1 + SENTIMENT_MATCH_BOOST : 1));
+    const speakerWeight = speakerFactor(speakers.get(memory.id) ?? null, namedSpeakers);
+    const relevance = Math.min(1, candidate.score * (sentimentMatch ? 1 + SENTIMENT_MATCH_BOOST : 1) * speakerWeight);
     const factors = request.useDynamicScoring ? dynamicScore(relevance, memory, now) : null;
     const finalScore = factors ? factors.finalScore : relevance;
     hits.push({
@@ -120,18 +125,25 @@ async function hydrate(
       payload: toPayload(memory),
       searchedWithNode: anchorOf(memory.id),
       createdAt: memory.createdAt,
-      ...(request.explain ? { explain: explanation(candidate, detailsOf(candidate.id), relevance, factors, sentimentMatch) } : {}),
+      ...(request.explain ? { explain: explanation(candidate, detailsOf(candidate.id), relevance, factors, sentimentMatch, speakerWeight) } : {}),
     });
   }
   hits.sort((a, b) => b.finalScore - a.finalScore || b.createdAt - a.createdAt || a.id.localeCompare(b.id));
   return hits.slice(0, request.limit).map(({ createdAt: _createdAt, ...hit }) => hit);
 }
 
-function explanation(candidate: Fused, details: Record<string, unknown>, relevance: number, factors: ReturnType<typeof dynamicScore> | null, sentimentMatch: boolean): Record<string, unknown> {
+function explanation(
+  candidate: Fused,
+  details: Record<string, unknown>,
+  relevance: number,
+  factors: ReturnType<typeof dynamicScore> | null,
+  sentimentMatch: boolean,
+  speakerWeight: number,
+): Record<string, unknown> {
   return {
     strategies: candidate.contributions,
     ...details,
-    fusion: { score: candidate.score, ...(sentimentMatch ? { sentimentMatch: true } : {}), relevance },
+    fusion: { score: candidate.score, ...(sentimentMatch ? { sentimentMatch: true } : {}), ...(speakerWeight !== 1 ? { speakerFactor: speakerWeight } : {}), relevance },
     dynamicScoring: factors ? { recency: factors.recency, authority: factors.authority, finalScore: factors.finalScore } : null,
   };
 }
