@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fuse } from './fusion.js';
+import { FLOOR_RANK, fuse } from './fusion.js';
 
 describe('fusion', () => {
   it('deduplicates across lists and within one, keeping the better place', () => {
@@ -41,6 +41,15 @@ describe('fusion', () => {
     // The same scores as BM25-like scores, or too few to know the background: divided by the best.
     expect(normalised(fuse([{ name: 'dense', weight: 1, hits: cosines }]), 'm9')).to.be.closeTo(0.81 / 0.9, 1e-9);
     expect(normalised(fuse([{ name: 'dense', weight: 1, relativeScores: true, hits: cosines.slice(0, 3) }]), 'm2')).to.be.closeTo(0.88 / 0.9, 1e-9);
+  });
+
+  it('takes the zero of a long list of cosines at rank FLOOR_RANK, so a deeper list does not change the first ones', () => {
+    const cosines = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `m${i}`, score: 0.9 - i * 0.001 }));
+    const of = (n: number) => fuse([{ name: 'dense', weight: 1, relativeScores: true, hits: cosines(n) }]);
+    const normalised = (fused: ReturnType<typeof fuse>, id: string) => fused.find((f) => f.id === id)!.contributions['dense']!.normalised;
+    expect(normalised(of(200), `m${FLOOR_RANK - 1}`)).to.equal(0);
+    expect(normalised(of(200), 'm150')).to.equal(0);
+    for (const id of ['m0', 'm5', 'm20']) expect(normalised(of(200), id)).to.equal(normalised(of(60), id));
   });
 
   it('lets a heavier list lead and ignores empty lists in the normalisation', () => {

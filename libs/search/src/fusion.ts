@@ -33,14 +33,19 @@ export interface Fused {
  * normalised scores keep how much better the first hit is than the tenth, which ranks alone throw away.
  * normalised(d) = score / the list's best score, except for a list marked relativeScores (cosine similarity, whose
  * zero means nothing: bge-small puts unrelated texts at 0.3-0.5 and a whole candidate list within a tenth of its
- * best) with at least MIN_RELATIVE_HITS hits: there it is (score − weakest) / (best − weakest), so the list's
- * spread, not its offset, is what counts. Measured on LoCoMo dev: @10 0.813/0.692 with every list divided by its
- * best, 0.829/0.707 with the dense lists min-max normalised (the dense list then weighs as much as BM25).
+ * best) with at least MIN_RELATIVE_HITS hits: there it is (score − floor) / (best − floor), clamped at 0, floor the
+ * score at rank FLOOR_RANK (the list's last when shorter), so the list's spread, not its offset, is what counts. A
+ * fixed rank rather than the list's weakest hit: the lists' depth grows with the limit, and a query should rank
+ * its first memories alike whatever limit it asks for. Measured on LoCoMo dev @10: 0.813/0.692 with every list
+ * divided by its best, 0.829/0.707 from the dense list's weakest hit; with the speaker factor, 0.846/0.728 from the
+ * weakest hit and 0.854/0.728 from rank 40 (other list depths and floor ranks moved it by under 0.01 either way).
  * A memory missing from a list gets 0 from it. The result is in 0..1: 1 only for a memory first in every list.
  */
 export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.2 } as const;
 /** Fewer hits than this and a relativeScores list's weakest is no background level: it is divided by its best. */
 export const MIN_RELATIVE_HITS = 10;
+/** The rank whose score is a relativeScores list's zero: the fewest candidates the semantic path ever asks for. */
+export const FLOOR_RANK = 40;
 
 export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrfShare?: number } = {}): Fused[] {
   const rrfK = options.rrfK ?? FUSION_DEFAULTS.rrfK;
@@ -50,7 +55,7 @@ export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrf
   const byId = new Map<string, Fused>();
   for (const list of lists) {
     const best = list.hits.reduce((max, hit) => Math.max(max, hit.score), 0);
-    const floor = list.relativeScores && list.hits.length >= MIN_RELATIVE_HITS ? list.hits.reduce((min, hit) => Math.min(min, hit.score), best) : 0;
+    const floor = list.relativeScores && list.hits.length >= MIN_RELATIVE_HITS ? list.hits[Math.min(FLOOR_RANK, list.hits.length) - 1]!.score : 0;
     const seen = new Set<string>();
     list.hits.forEach((hit, index) => {
       if (seen.has(hit.id)) return; // a list naming a memory twice counts its better (first) place only
