@@ -44,7 +44,7 @@ export interface Fused {
 export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.2 } as const;
 /** Fewer hits than this and a relativeScores list's weakest is no background level: it is divided by its best. */
 export const MIN_RELATIVE_HITS = 10;
-/** The rank whose score is a relativeScores list's zero: the fewest candidates the semantic path ever asks for. */
+/** The rank whose score is a relativeScores list's zero: well inside the 120 candidates the semantic path asks for. */
 export const FLOOR_RANK = 40;
 
 export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrfShare?: number } = {}): Fused[] {
