@@ -63,6 +63,24 @@ export function describeLexicalIdentifiersAndTime(context: LexicalContractContex
         expect(await store.textSearch(freshScope(), { terms: lexicalTerms('budget'), k: 10 })).to.deep.equal([]);
       });
 
+      it("ranks one end user's memories by that user's word counts, whatever other users write", async () => {
+        // For this user "quince" and "harbour" are equally rare; the shorter memory leads. Another user writing
+        // "quince" everywhere makes it a common word of the index, not of this user.
+        await store.upsert([
+          memory(scope, 'quince', text('Quince jam')),
+          memory(scope, 'harbour', text('Harbour walk at dawn, cold wind')),
+          memory(scope, 'other', text('Lunch with my sister')),
+        ]);
+        const terms = lexicalTerms('quince harbour');
+        const before = await store.textSearch(scope, { terms, k: 10 });
+        expect(before.map((h) => h.id)).to.deep.equal(['quince', 'harbour']);
+        const neighbour: Scope = { tenantId: scope.tenantId, endUserId: `${scope.endUserId}-neighbour` };
+        await store.upsert(Array.from({ length: 40 }, (_, i) => memory(neighbour, `n${i}`, text(`Quince tart number ${i}`))));
+        const after = await store.textSearch(scope, { terms, k: 10 });
+        expect(after.map((h) => h.id)).to.deep.equal(['quince', 'harbour']);
+        expect(after[0]!.score / after[1]!.score).to.be.closeTo(before[0]!.score / before[1]!.score, 0.2);
+      });
+
       it('honours the time range (event times, else creation time) and k', async () => {
         const t0 = Date.UTC(2024, 2, 1);
         await store.upsert([

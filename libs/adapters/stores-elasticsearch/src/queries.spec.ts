@@ -66,17 +66,20 @@ describe('knn query', () => {
 describe('lexical and time queries', () => {
   const scopeFilter = [{ term: { tenantId: 'acme' } }, { term: { endUserId: 'u1' } }];
 
-  it('matches any of the pre-analysed terms, each once, within the scope and the time range', () => {
-    const request = textSearchRequest('i', scope, { terms: ['paint', 'lake', 'paint'], k: 7, timeRange: { from: 10, to: 20 } });
+  it('matches any of the weighted terms, within the scope and the time range', () => {
+    const boosts = new Map([['paint', 0.8], ['lake', 1.2]]);
+    const request = textSearchRequest('i', scope, { k: 7, timeRange: { from: 10, to: 20 } }, boosts);
     expect(request.query).to.deep.equal({
       bool: {
-        must: [{ match: { lexicalTerms: { query: 'paint lake', operator: 'or' } } }],
+        should: [{ term: { lexicalTerms: { value: 'paint', boost: 0.8 } } }, { term: { lexicalTerms: { value: 'lake', boost: 1.2 } } }],
+        minimum_should_match: 1,
         filter: [...scopeFilter, timeRangeFilter({ from: 10, to: 20 })],
       },
     });
     expect(request.size).to.equal(7);
-    expect(textSearchRequest('i', scope, { terms: ['x'], k: 50_000 }).size).to.equal(10_000);
-    expect((textSearchRequest('i', scope, { terms: ['x'], k: 1 }).query as { bool: { filter: unknown[] } }).bool.filter).to.deep.equal(scopeFilter);
+    const one = new Map([['x', 1]]);
+    expect(textSearchRequest('i', scope, { k: 50_000 }, one).size).to.equal(10_000);
+    expect((textSearchRequest('i', scope, { k: 1 }, one).query as { bool: { filter: unknown[] } }).bool.filter).to.deep.equal(scopeFilter);
   });
 
   it('looks identifiers up as exact keywords, newest first, at most limit', () => {

@@ -107,17 +107,18 @@ export function idsPageRequest(index: string, scope: Scope, pageSize: number, af
 }
 
 /**
- * BM25 over the pre-analysed lexicalTerms of one end user's memories (and the time range): the query's terms joined
- * by spaces, any of them may match. Each term once, as the embedded index counts them: a repeated term would weigh
- * twice in Lucene's boolean query.
+ * BM25 over the pre-analysed lexicalTerms of one end user's memories (and the time range): any of the terms may
+ * match, each once, as the embedded index counts them (a repeated term would weigh twice in Lucene's boolean
+ * query), each boosted by its weight (see userTermBoosts), so the idf is the end user's.
  */
-export function textSearchRequest(index: string, scope: Scope, query: TextQuery): estypes.SearchRequest {
+export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQuery, 'k' | 'timeRange'>, boosts: ReadonlyMap<string, number>): estypes.SearchRequest {
   const k = Math.min(query.k, MAX_CANDIDATES);
   const filter = scopeFilter(scope);
   if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
+  const should = [...boosts].map(([term, boost]) => ({ term: { lexicalTerms: { value: term, boost } } }));
   return {
     index,
-    query: { bool: { must: [{ match: { lexicalTerms: { query: [...new Set(query.terms)].join(' '), operator: 'or' } } }], filter } },
+    query: { bool: { should, minimum_should_match: 1, filter } },
     size: k,
     ...ID_FIELDS,
     track_total_hits: false,

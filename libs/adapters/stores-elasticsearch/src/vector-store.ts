@@ -9,6 +9,7 @@ import { fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './mem
 import { documentId } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
 import { checkIdentifiers, checkIds, checkInstants, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
 const IDS_PAGE = 1_000;
@@ -87,7 +88,11 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkScope(scope);
     checkTextQuery(query);
     if (query.k === 0 || query.terms.length === 0) return [];
-    const request = textSearchRequest(this.index, scope, query);
+    const terms = [...new Set(query.terms)];
+    const stats = await call('VECTORS', `term statistics in ${this.index}`, () => this.client.search(termStatsRequest(this.index, scope, terms)));
+    const boosts = userTermBoosts(terms, readTermStats(stats, terms));
+    if (boosts.size === 0) return [];
+    const request = textSearchRequest(this.index, scope, query, boosts);
     const response = await call('VECTORS', `text search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
     return response.hits.hits.map((hit) => ({ id: hitId(hit), score: hit._score ?? 0 }));
   }
