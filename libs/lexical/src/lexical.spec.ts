@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { Bm25Index, findIdentifiers, lexicalTerms } from './index.js';
+import { createHash } from 'node:crypto';
+import { analyseMemory, Bm25Index, findIdentifiers, LEXICAL_ANALYSIS_VERSION, lexicalTerms } from './index.js';
 
 describe('lexical terms', () => {
   it('stems, folds accents and drops stop words and possessive endings', () => {
@@ -92,5 +93,23 @@ describe('BM25 index against a plain reference', () => {
       expect(actual.map((h) => h.id)).to.deep.equal(expected.map(([id]) => id));
       actual.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i]![1], 1e-9));
     }
+  });
+});
+
+describe('lexical analysis version', () => {
+  // Stores keep analyses made under LEXICAL_ANALYSIS_VERSION. When this fingerprint changes, the analysis changed:
+  // bump the version (stored analyses are then made again) and record the new fingerprint here.
+  const FINGERPRINTS: Record<number, string> = { 1: '1d3dc287a78501ab' };
+  const sample = [
+    "Caroline's café: we painted 3 murals, ORD-2024-1187, #4512, jo@example.com — Jürgen's naïve résumé",
+    'I was running, he runs; they ran to the stations and the stationery shops on 2023-05-08 at 10:30',
+    'The quick brown foxes jumped over the lazy dogs while singing "Hereditary" loudly',
+  ];
+
+  it('matches the fingerprint recorded for the current version', () => {
+    const analysed = sample.map((content, i) => analyseMemory({ id: `m${i}`, jobId: `job-${i}`, content, originalContent: content, userContext: null }));
+    const fingerprint = createHash('sha256').update(JSON.stringify(analysed)).digest('hex').slice(0, 16);
+    expect(analysed.every((a) => a.version === LEXICAL_ANALYSIS_VERSION)).to.equal(true);
+    expect(fingerprint, `the analysis changed: bump LEXICAL_ANALYSIS_VERSION and record ${fingerprint}`).to.equal(FINGERPRINTS[LEXICAL_ANALYSIS_VERSION]);
   });
 });

@@ -12,6 +12,24 @@ export interface LexicalSource {
 }
 
 /**
+ * The version of what lexicalTerms, memoryTerms and memoryIdentifiers return. Stores that keep a memory's analysis
+ * (the embedded vector store) analyse again the entries of another version, so bump it with any change to their
+ * output; the fingerprint spec in lexical.spec.ts fails until you do.
+ */
+export const LEXICAL_ANALYSIS_VERSION = 1;
+
+/** A memory's lexical analysis as a store keeps it. */
+export interface LexicalAnalysis {
+  version: number;
+  terms: string[];
+  identifiers: string[];
+}
+
+export function analyseMemory(memory: LexicalSource): LexicalAnalysis {
+  return { version: LEXICAL_ANALYSIS_VERSION, terms: memoryTerms(memory), identifiers: memoryIdentifiers(memory) };
+}
+
+/**
  * What a memory is found by in lexical search: its resolved content (which carries OCR text and context for images),
  * the context the user gave when it is not already part of the content, and a document page's file name.
  */

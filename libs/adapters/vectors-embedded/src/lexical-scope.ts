@@ -1,8 +1,8 @@
-import { Bm25Index, memoryIdentifiers, memoryTerms, type LexicalSource } from '@memory/lexical';
+import { Bm25Index, type LexicalAnalysis } from '@memory/lexical';
 
 /**
  * The lexical side of one end user's memories: a BM25 index of their terms and a keyword index of their exact
- * identifiers. Built from the stored metadata on the user's first lexical query, then kept in step with writes.
+ * identifiers. Built from the stored analyses on the user's first lexical query, then kept in step with writes.
  */
 export class LexicalScope {
   private readonly bm25 = new Bm25Index();
@@ -13,15 +13,18 @@ export class LexicalScope {
     return this.bm25.size;
   }
 
-  upsert(memory: LexicalSource): void {
-    this.remove(memory.id);
-    this.bm25.add(memory.id, memoryTerms(memory));
-    const identifiers = memoryIdentifiers(memory);
-    this.identifiersOf.set(memory.id, identifiers);
-    for (const identifier of identifiers) {
+  has(id: string): boolean {
+    return this.identifiersOf.has(id);
+  }
+
+  upsert(id: string, analysis: LexicalAnalysis): void {
+    this.remove(id);
+    this.bm25.add(id, analysis.terms);
+    this.identifiersOf.set(id, analysis.identifiers);
+    for (const identifier of analysis.identifiers) {
       let ids = this.byIdentifier.get(identifier);
       if (!ids) this.byIdentifier.set(identifier, (ids = new Set()));
-      ids.add(memory.id);
+      ids.add(id);
     }
   }
 

@@ -1,4 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import type { LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
 import type { Scope } from '@memory/ports';
 
@@ -35,6 +36,8 @@ export class VectorStorage {
     readonly vectors: Database<Buffer, Key>,
     readonly centroids: Database<StoredCentroid, Key>,
     readonly centroidMembers: Database<number, Key>,
+    /** Each memory's lexical analysis (terms and identifiers), so loading a user's BM25 index analyses nothing. */
+    readonly lexical: Database<LexicalAnalysis, Key>,
   ) {}
 
   static open(dir: string): VectorStorage {
@@ -46,6 +49,7 @@ export class VectorStorage {
         env.openDB('vectors', { encoding: 'binary' }),
         env.openDB('centroids', {}),
         env.openDB('centroid-members', {}),
+        env.openDB('lexical', {}),
       );
     } catch (error) {
       throw storageError('open', error);

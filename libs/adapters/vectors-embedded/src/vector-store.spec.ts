@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LEXICAL_ANALYSIS_VERSION, lexicalTerms } from '@memory/lexical';
 import type { VectorStore } from '@memory/ports';
 import {
   describeCentroidStoreContract,
@@ -13,6 +14,7 @@ import {
   unitVector,
 } from '@memory/testing';
 import { createEmbeddedCentroidStore, createEmbeddedVectorStore, openEmbeddedVectorStores } from './index.js';
+import { scopedKey, VectorStorage } from './storage.js';
 
 describeVectorStoreContract('vectors-embedded', tempDirStoreFactory('vectors-embedded', (dir) => createEmbeddedVectorStore({ dir })));
 describeCentroidStoreContract('vectors-embedded', tempDirStoreFactory('centroids-embedded', (dir) => createEmbeddedCentroidStore({ dir })));
@@ -115,6 +117,44 @@ describe('vectors-embedded', () => {
     await expectCode(store.upsert([memoryRecord(scope, 'nan', 4, { vector: Float32Array.from([NaN, 0, 0, 0]) })]), 'VECTORS.INVALID_RECORD');
     await expectCode(store.knn(scope, { vector: unitVector(4, { 0: 1 }), k: -1 }), 'VECTORS.INVALID_QUERY');
     await expectCode(store.get({ tenantId: '', endUserId: 'u' }, ['a']), 'VECTORS.INVALID_SCOPE');
+  });
+
+  it('keeps each memory\'s lexical analysis, and analyses and keeps those stored without one or with an old one', async () => {
+    const scope = freshScope('lexical');
+    const text = (content: string) => ({ content, originalContent: content });
+    await store.upsert([
+      memoryRecord(scope, 'kept', 4, text('Zeppelin museum in Friedrichshafen')),
+      memoryRecord(scope, 'old', 4, text('Zeppelin ride over the lake')),
+      memoryRecord(scope, 'stale', 4, text('Zeppelin model kit, ORD-7781')),
+    ]);
+    await store.close();
+    // As a data folder written before analyses were kept, or under another analysis version, would hold them.
+    let storage = VectorStorage.open(dir).acquire();
+    expect(storage.lexical.get(scopedKey(scope, 'kept'))).to.deep.include({ version: LEXICAL_ANALYSIS_VERSION, identifiers: ['kept', 'job-kept'] });
+    await storage.durable(() => {
+      storage.lexical.remove(scopedKey(scope, 'old'));
+      storage.lexical.put(scopedKey(scope, 'stale'), { version: LEXICAL_ANALYSIS_VERSION - 1, terms: ['wrongterm'], identifiers: [] });
+    });
+    await storage.release();
+
+    store = createEmbeddedVectorStore({ dir });
+    const zeppelin = await store.textSearch(scope, { terms: lexicalTerms('zeppelin'), k: 10 });
+    expect(zeppelin.map((h) => h.id).sort()).to.deep.equal(['kept', 'old', 'stale']);
+    expect(await store.textSearch(scope, { terms: ['wrongterm'], k: 10 })).to.deep.equal([]);
+    expect(await store.findByIdentifiers(scope, ['ORD-7781'], 10)).to.deep.equal(['stale']);
+    await store.close(); // waits for the analyses made while loading to be stored
+
+    storage = VectorStorage.open(dir).acquire();
+    for (const id of ['old', 'stale']) expect(storage.lexical.get(scopedKey(scope, id))?.version).to.equal(LEXICAL_ANALYSIS_VERSION);
+    expect(storage.lexical.get(scopedKey(scope, 'stale'))?.terms).to.include('zeppelin');
+    await storage.release();
+    store = createEmbeddedVectorStore({ dir });
+    await store.delete(scope, ['kept']);
+    await store.close();
+    storage = VectorStorage.open(dir).acquire();
+    expect(storage.lexical.get(scopedKey(scope, 'kept'))).to.equal(undefined);
+    await storage.release();
+    store = createEmbeddedVectorStore({ dir });
   });
 
   it('reloads evicted indexes past maxCachedVectors and still answers exactly', async () => {

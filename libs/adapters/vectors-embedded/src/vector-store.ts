@@ -1,3 +1,4 @@
+import { analyseMemory, LEXICAL_ANALYSIS_VERSION, type LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
 import type { MemoryRecord, Scope, ScoredId, TextQuery, TimedId, VectorQuery, VectorStore } from '@memory/ports';
 import { LexicalScope } from './lexical-scope.js';
@@ -17,6 +18,8 @@ export class EmbeddedVectorStore implements VectorStore {
   /** Insertion order doubles as recency order: a hit moves its entry to the end. */
   private readonly indexes = new Map<string, ScopeIndex>();
   private readonly lexicalIndexes = new Map<string, LexicalScope>();
+  /** Analyses made while loading, being stored (see keepAnalyses); close waits for them. */
+  private readonly keepingAnalyses = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(
@@ -33,9 +36,10 @@ export class EmbeddedVectorStore implements VectorStore {
     if (latest.size === 0) return;
     const writes = [...latest.values()].map((memory) => {
       const { vector, ...metadata } = memory;
-      return { memory, key: scopedKey(memory, memory.id), metadata, entry: encodeVectorEntry(memory.createdAt, memory.eventTimes, vector) };
+      const entry = encodeVectorEntry(memory.createdAt, memory.eventTimes, vector);
+      return { memory, key: scopedKey(memory, memory.id), metadata, entry, analysis: analyseMemory(memory) };
     });
-    const { memories: metadataTable, vectors } = this.storage;
+    const { memories: metadataTable, vectors, lexical: analyses } = this.storage;
     await this.storage.durable(() => {
       // Checked inside the write transaction, so two concurrent first writes of a user cannot mix dimensions.
       const dimsByScope = new Map<string, number>();
@@ -49,9 +53,10 @@ export class EmbeddedVectorStore implements VectorStore {
         }
         if (memory.vector.length !== dims) throw dimensionMismatch(memory, dims, memory.vector.length);
       }
-      for (const { key, metadata, entry } of writes) {
+      for (const { key, metadata, entry, analysis } of writes) {
         metadataTable.put(key, metadata);
         vectors.put(key, entry);
+        analyses.put(key, analysis);
       }
     });
     for (const { memory } of writes) {
@@ -63,7 +68,7 @@ export class EmbeddedVectorStore implements VectorStore {
       }
       index.upsert(memory.id, memory.vector, memory.createdAt, timesOf(memory));
     }
-    for (const { memory } of writes) this.lexicalIndexes.get(cacheKey(memory))?.upsert(memory);
+    for (const { memory, analysis } of writes) this.lexicalIndexes.get(cacheKey(memory))?.upsert(memory.id, analysis);
     this.evict(null);
   }
 
@@ -175,7 +180,7 @@ export class EmbeddedVectorStore implements VectorStore {
     checkScope(scope);
     const unique = checkIds(ids);
     if (unique.length === 0) return 0;
-    const { memories, vectors } = this.storage;
+    const { memories, vectors, lexical: analyses } = this.storage;
     const removed = await this.storage.durable(() => {
       const gone: string[] = [];
       for (const id of unique) {
@@ -183,6 +188,7 @@ export class EmbeddedVectorStore implements VectorStore {
         if (!memories.doesExist(key)) continue;
         memories.remove(key);
         vectors.remove(key);
+        analyses.remove(key);
         gone.push(id);
       }
       return gone;
@@ -197,6 +203,7 @@ export class EmbeddedVectorStore implements VectorStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.all(this.keepingAnalyses);
     this.indexes.clear();
     this.lexicalIndexes.clear();
     await this.storage.release();
@@ -231,15 +238,48 @@ export class EmbeddedVectorStore implements VectorStore {
       return cached;
     }
     const lexical = new LexicalScope();
+    // A fresh range object for each call: lmdb-js's getKeysCount marks the options object it is given.
+    const range = () => scopeRange(scope);
+    const unanalysed: Array<{ key: ScopedKey; analysis: LexicalAnalysis }> = [];
     try {
-      // One synchronous range read, like the kNN index load.
-      for (const { value } of this.storage.memories.getRange(scopeRange(scope))) lexical.upsert(value as unknown as MemoryRecord);
+      // Synchronous range reads, like the kNN index load: no commit of this process interleaves.
+      for (const { key, value } of this.storage.lexical.getRange(range())) {
+        if (value.version === LEXICAL_ANALYSIS_VERSION) lexical.upsert((key as ScopedKey)[2], value);
+      }
+      if (lexical.size !== this.storage.memories.getKeysCount(range())) {
+        // Memories kept before their analysis was (or under another analysis version): analysed now.
+        for (const { key, value } of this.storage.memories.getRange(range())) {
+          const id = (key as ScopedKey)[2];
+          if (lexical.has(id)) continue;
+          const analysis = analyseMemory(value as unknown as MemoryRecord);
+          lexical.upsert(id, analysis);
+          unanalysed.push({ key: key as ScopedKey, analysis });
+        }
+      }
     } catch (error) {
       throw storageError('lexical index load', error);
     }
+    if (unanalysed.length > 0) this.keepAnalyses(unanalysed);
     this.lexicalIndexes.set(key, lexical);
     this.evict(key);
     return lexical;
+  }
+
+  /**
+   * Stores analyses made while loading, so the next load reads them. Only where no current analysis is stored by
+   * then: an upsert since the load wrote its own. Best effort: a failure leaves the next load to analyse again.
+   */
+  private keepAnalyses(made: Array<{ key: ScopedKey; analysis: LexicalAnalysis }>): void {
+    const { memories, lexical } = this.storage;
+    const writing = this.storage
+      .durable(() => {
+        for (const { key, analysis } of made) {
+          if (memories.doesExist(key) && lexical.get(key)?.version !== LEXICAL_ANALYSIS_VERSION) lexical.put(key, analysis);
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => this.keepingAnalyses.delete(writing));
+    this.keepingAnalyses.add(writing);
   }
 
   /** One synchronous range read, so no commit of this process can interleave with the load. */
