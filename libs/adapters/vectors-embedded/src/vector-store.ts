@@ -247,7 +247,7 @@ export class EmbeddedVectorStore implements VectorStore {
         if (value.version === LEXICAL_ANALYSIS_VERSION) lexical.upsert((key as ScopedKey)[2], value);
       }
       if (lexical.size !== this.storage.memories.getKeysCount(range())) {
-        // Memories kept before their analysis was (or under another analysis version): analysed now.
+        // Memories stored before analyses were kept, or analysed under another version: analysed now.
         for (const { key, value } of this.storage.memories.getRange(range())) {
           const id = (key as ScopedKey)[2];
           if (lexical.has(id)) continue;
