@@ -1,5 +1,5 @@
 import type { Scope, VectorStore } from '@memory/ports';
-import type { TimeRange } from '@memory/temporal';
+import { shiftRangeYears, type TimeRange } from '@memory/temporal';
 
 /** How many years before the guessed one a year-less date is looked for among the user's memories. */
 export const IMPLIED_YEAR_LOOKBACK = 10;
@@ -11,16 +11,8 @@ export const IMPLIED_YEAR_LOOKBACK = 10;
  */
 export async function settleImpliedYear(vectors: VectorStore, scope: Scope, range: TimeRange): Promise<TimeRange> {
   if (!range.yearImplied) return range;
-  const candidates = Array.from({ length: IMPLIED_YEAR_LOOKBACK + 1 }, (_, back) => shiftYears(range, -back));
+  const candidates = Array.from({ length: IMPLIED_YEAR_LOOKBACK + 1 }, (_, back) => shiftRangeYears(range, -back));
   const found = await Promise.all(candidates.map((candidate) => vectors.inTimeRange(scope, candidate, 1)));
   return candidates[found.findIndex((memories) => memories.length > 0)] ?? range;
 }
 
-function shiftYears(range: TimeRange, years: number): TimeRange {
-  const shift = (ms: number) => {
-    const date = new Date(ms);
-    date.setUTCFullYear(date.getUTCFullYear() + years);
-    return date.getTime();
-  };
-  return years === 0 ? range : { ...range, from: shift(range.from), to: shift(range.to) };
-}

@@ -52,6 +52,13 @@ export function addDays(date: CivilDate, days: number): CivilDate {
   return fromUtcMs(utcMidnight(date) + days * DAY_MS);
 }
 
+/** The instant `years` later on the UTC calendar (earlier when negative); Feb 29 becomes Mar 1 in a common year. */
+export function addYearsToInstant(epochMs: number, years: number): number {
+  const date = new Date(epochMs);
+  date.setUTCFullYear(date.getUTCFullYear() + years);
+  return date.getTime();
+}
+
 /** Adds months, clamping the day to the target month's length (Jan 31 + 1 month = Feb 28). */
 export function addMonths(date: CivilDate, months: number): CivilDate {
   const index = date.year * 12 + (date.month - 1) + months;

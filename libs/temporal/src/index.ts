@@ -1,6 +1,6 @@
 export { resolveTimeReferences } from './resolve.js';
 export type { ResolvedTimeReferences, TimeMention } from './resolve.js';
-export { parseTimeRange } from './range.js';
+export { parseTimeRange, shiftRangeYears } from './range.js';
 export type { TimeRange } from './range.js';
 export type { TemporalOptions } from './find.js';
 export { isValidTimeZone, normaliseTimeZone, offsetMinutesAt } from './zone.js';

@@ -1,5 +1,5 @@
 import type { CivilDate } from './calendar.js';
-import { addDays, addMonths, formatDate, formatIsoWeek, formatMonth, formatYear, mondayOf } from './calendar.js';
+import { addDays, addMonths, addYearsToInstant, formatDate, formatIsoWeek, formatMonth, formatYear, mondayOf } from './calendar.js';
 import { formatInstant, startOfDay, wallToEpoch } from './zone.js';
 
 /**
@@ -95,14 +95,11 @@ export function resolvedSpan(resolved: Resolved, zone: string): Span {
   return { start: Math.min(from.start, to.start), end };
 }
 
-/** The same period `years` later (earlier when negative); Feb 29 becomes Feb 28 in a common year. */
+/** The same period `years` later (earlier when negative); the day Feb 29 becomes Feb 28 in a common year. */
 export function shiftPeriodYears(period: Period, years: number): Period {
   switch (period.kind) {
-    case 'instant': {
-      const date = new Date(period.epoch);
-      date.setUTCFullYear(date.getUTCFullYear() + years);
-      return { kind: 'instant', epoch: date.getTime() };
-    }
+    case 'instant':
+      return { kind: 'instant', epoch: addYearsToInstant(period.epoch, years) };
     case 'day':
       return { ...period, date: addMonths(period.date, 12 * years) };
     case 'week':

@@ -1,3 +1,4 @@
+import { addYearsToInstant } from './calendar.js';
 import type { FoundReference, TemporalOptions } from './find.js';
 import { checkOptions, findReferences } from './find.js';
 import { resolvedSpan, shiftResolvedYears } from './periods.js';
@@ -39,6 +40,11 @@ export function parseTimeRange(query: string, options: TemporalOptions): TimeRan
     textEnd = Math.max(textEnd, reference.index + reference.text.length);
   }
   return { from, to, text: query.slice(first.index, textEnd), yearImplied: references.every((r) => r.yearImplied) };
+}
+
+/** The same range `years` later (earlier when negative), on the UTC calendar. */
+export function shiftRangeYears(range: TimeRange, years: number): TimeRange {
+  return years === 0 ? range : { ...range, from: addYearsToInstant(range.from, years), to: addYearsToInstant(range.to, years) };
 }
 
 function queryReferences(query: string, referenceTime: number, zone: string): FoundReference[] {
