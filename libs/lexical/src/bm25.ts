@@ -3,6 +3,11 @@ import { TopK } from './top-k.js';
 /** Okapi BM25 with Lucene's defaults and idf, so the embedded index ranks like Elasticsearch's default similarity. */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
+/** Lucene's BM25 idf of a term held by `documentFrequency` of `documents` documents. */
+export function bm25Idf(documents: number, documentFrequency: number): number {
+  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
+}
+
 export interface LexicalHit {
   id: string;
   /** Raw BM25: unbounded, comparable only within one query. */
@@ -95,7 +100,7 @@ export class Bm25Index {
     for (const term of new Set(queryTerms)) {
       const posting = this.postings.get(term);
       if (!posting) continue;
-      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
+      const idf = bm25Idf(n, posting.size);
       const { slots, counts, size } = posting;
       for (let i = 0; i < size; i++) {
         const slot = slots[i]!;

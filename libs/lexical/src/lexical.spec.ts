@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { analyseMemory, Bm25Index, findIdentifiers, LEXICAL_ANALYSIS_VERSION, lexicalTerms } from './index.js';
+import { analyseMemory, Bm25Index, bm25Idf, findIdentifiers, LEXICAL_ANALYSIS_VERSION, lexicalTerms } from './index.js';
 
 describe('lexical terms', () => {
   it('stems, folds accents and drops stop words and possessive endings', () => {
@@ -22,6 +22,10 @@ describe('identifiers', () => {
 });
 
 describe('BM25 index', () => {
+  it('uses Lucene\'s idf', () => {
+    expect(bm25Idf(10, 1)).to.be.closeTo(Math.log(1 + 9.5 / 1.5), 1e-12);
+  });
+
   const index = new Bm25Index();
   index.add('a', lexicalTerms('I adopted a puppy named Max'));
   index.add('b', lexicalTerms('We went camping by the lake with the kids'));

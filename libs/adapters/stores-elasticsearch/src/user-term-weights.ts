@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { bm25Idf } from '@memory/lexical';
 import type { Scope } from '@memory/ports';
 import { scopeFilter } from './queries.js';
 
@@ -10,11 +11,6 @@ import { scopeFilter } from './queries.js';
  * which becomes the user's idf × tf-norm. The length norm keeps the index's average length. Both counts come from one
  * request (termStatsRequest) before the search.
  */
-
-/** Lucene's BM25 idf (what the embedded index uses too, see @memory/lexical). */
-export function bm25Idf(documents: number, documentFrequency: number): number {
-  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
-}
 
 /** Counts of the terms among the end user's memories and in the whole index, in one search of size 0. */
 export function termStatsRequest(index: string, scope: Scope, terms: readonly string[]): estypes.SearchRequest {
