@@ -5,6 +5,7 @@ import { createEmbeddedVectorStore, openEmbeddedVectorStores, type EmbeddedVecto
 import { createEmbeddedGraphStore } from '@memory/graph-embedded';
 import { createEmbeddedJobStore } from '@memory/jobs-embedded';
 import { openFsBlobStore } from '@memory/blobs-fs';
+import { openEmbeddedKeyStore } from '@memory/keys-embedded';
 import type { ServiceConfig } from './config.js';
 import type { Engines } from './infrastructure.js';
 
@@ -23,6 +24,7 @@ export function embeddedEngines(config: ServiceConfig): Engines {
     graph: async () => createEmbeddedGraphStore({ dir: dir('graph') }),
     jobs: async () => createEmbeddedJobStore({ dir: dir('jobs') }),
     blobs: () => openFsBlobStore({ dir: dir('blobs') }),
+    keys: () => openEmbeddedKeyStore({ dir: dir('keys') }),
     describe: () => [`embedded engines, data in ${config.dataDir}`],
   };
 }

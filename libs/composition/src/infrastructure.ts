@@ -1,6 +1,6 @@
 import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
-import type { BlobStore, CentroidStore, Embedder, EventLog, GraphStore, JobStore, SchemaRegistry, VectorStore } from '@memory/ports';
+import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type JobStore, type SchemaRegistry, type VectorStore } from '@memory/ports';
 import { createEnricher, type Enricher } from '@memory/enrichment';
 import { createOcr, type Ocr } from '@memory/image-analysis';
 import type { ServiceConfig } from './config.js';
@@ -20,6 +20,8 @@ export interface Engines {
   graph(): Promise<GraphStore>;
   jobs(): Promise<JobStore>;
   blobs(): Promise<BlobStore>;
+  /** The data keys that seal content in the log, and the tombstones of what was forgotten. */
+  keys(): Promise<DataKeyStore>;
   /** One line per engine for readiness and start-up messages, e.g. "event log: kafka 127.0.0.1:9092". */
   describe(): string[];
 }
@@ -34,6 +36,8 @@ export interface Infrastructure extends Omit<Engines, 'eventLog' | 'describe'> {
   engines: string[];
   /** The event log with its topics ensured and the codec with every schema registered. */
   eventBus(): Promise<{ log: EventLog; codec: AvroCodec }>;
+  /** The process's one keyring over the key store: what the codec seals and opens with, and what forgets. */
+  keyring(): Promise<Keyring>;
   embedder(): Promise<Embedder>;
   enricher(): Promise<Enricher>;
   ocr(): Promise<Ocr>;
@@ -47,6 +51,8 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
 
   const eventLog = () => resources.get('event log', engines.eventLog, closeIt);
   const registry = () => resources.get('schema registry', engines.schemaRegistry, closeIt);
+  const keys = () => resources.get('key store', engines.keys, closeIt);
+  const keyring = () => resources.get('keyring', async () => new Keyring(await keys()), async () => {});
 
   return {
     config,
@@ -56,8 +62,8 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
       resources.get(
         'event bus',
         async () => {
-          const [log, schemas] = await Promise.all([eventLog(), registry()]);
-          const codec = new AvroCodec(schemas);
+          const [log, schemas, keys] = await Promise.all([eventLog(), registry(), keyring()]);
+          const codec = new AvroCodec(schemas, keys);
           await codec.registerAll();
           await log.ensureTopics(Object.values(EVENTS).map((event) => ({ name: event.topic, partitions: config.partitions ?? DEFAULT_PARTITIONS })));
           return { log, codec };
@@ -65,6 +71,8 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
         async () => {},
       ),
     schemaRegistry: registry,
+    keys,
+    keyring,
     vectors: () => resources.get('vector store', engines.vectors, closeIt),
     visualVectors: () => resources.get('visual vector store', engines.visualVectors, closeIt),
     centroids: () => resources.get('centroid store', engines.centroids, closeIt),

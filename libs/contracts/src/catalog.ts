@@ -14,6 +14,7 @@ export const EVENTS = {
   centroidUpdated: { schema: 'centroid-updated', topic: 'user.centroid.updated' },
   jobStatus: { schema: 'job-status', topic: 'job.status' },
   deadLetter: { schema: 'dead-letter', topic: 'memory.dead-letter' },
+  forgetRequested: { schema: 'forget-requested', topic: 'memory.forget.requested' },
 } as const;
 
 export type EventName = keyof typeof EVENTS;

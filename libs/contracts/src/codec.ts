@@ -1,7 +1,8 @@
 import avro from 'avsc';
 import { MemoryServiceError } from '@memory/platform';
 import { EVENTS, latestSchema, subjectOf, type EventName } from './catalog.js';
-import type { IngestRequested, MemoryResolved, MemoryEnriched, MemoryCommitted, CentroidUpdated, JobStatus, DeadLetter } from './generated/events.js';
+import { keyForgotten, openBody, SEALED_EVENTS, sealBody, sealedSubject, type ContentKeys } from './sealing.js';
+import type { IngestRequested, MemoryResolved, MemoryEnriched, MemoryCommitted, CentroidUpdated, JobStatus, DeadLetter, ForgetRequested } from './generated/events.js';
 
 /** The payload type of each event, derived from its schema. */
 export interface EventPayloads {
@@ -12,6 +13,7 @@ export interface EventPayloads {
   centroidUpdated: CentroidUpdated;
   jobStatus: JobStatus;
   deadLetter: DeadLetter;
+  forgetRequested: ForgetRequested;
 }
 
 /** The part of a Confluent-API schema registry the codec needs; adapters implement it (embedded or REST). */
@@ -23,6 +25,8 @@ export interface SchemaRegistryClient {
 }
 
 const MAGIC_BYTE = 0;
+/** Our own frame for sealed content (see sealing.ts): the same 5-byte header, then the sealed body. */
+export const SEALED_MAGIC_BYTE = 1;
 const HEADER_BYTES = 5;
 
 /**
@@ -34,8 +38,16 @@ export class AvroCodec {
   private readonly writerIds = new Map<EventName, Promise<number>>();
   private readonly resolvers = new Map<string, Promise<avro.Resolver | null>>();
 
-  constructor(private readonly registry: SchemaRegistryClient) {}
+  /**
+   * Without content keys every event is written in the plain wire format (tests of the format itself); a service
+   * always passes them, so events with content are sealed.
+   */
+  constructor(
+    private readonly registry: SchemaRegistryClient,
+    private readonly keys?: ContentKeys,
+  ) {}
 
+  /** Rejects with KEY.FORGOTTEN when the event's subject was forgotten: such an event must not be written. */
   async encode<N extends EventName>(name: N, value: EventPayloads[N]): Promise<Buffer> {
     const id = await this.writerId(name);
     let body: Buffer;
@@ -44,20 +56,35 @@ export class AvroCodec {
     } catch (cause) {
       throw new MemoryServiceError('CONTRACT.INVALID_EVENT', `event ${name} does not match its schema: ${(cause as Error).message}`, { cause });
     }
+    const keyIdOf = SEALED_EVENTS[name] as ((value: EventPayloads[N]) => string) | undefined;
+    const sealed = this.keys !== undefined && keyIdOf !== undefined;
     const header = Buffer.allocUnsafe(HEADER_BYTES);
-    header.writeUInt8(MAGIC_BYTE, 0);
+    header.writeUInt8(sealed ? SEALED_MAGIC_BYTE : MAGIC_BYTE, 0);
     header.writeUInt32BE(id, 1);
-    return Buffer.concat([header, body]);
+    if (!sealed) return Buffer.concat([header, body]);
+    const subject = value as unknown as { tenantId: string; endUserId: string };
+    const keyId = keyIdOf(value);
+    const key = await this.keys!.keyFor(subject.tenantId, subject.endUserId, keyId);
+    return Buffer.concat([header, sealBody(subject, keyId, key, body)]);
   }
 
+  /** Rejects with KEY.FORGOTTEN for a sealed event whose subject was forgotten since. */
   async decode<N extends EventName>(name: N, message: Buffer): Promise<EventPayloads[N]> {
-    if (message.length < HEADER_BYTES || message.readUInt8(0) !== MAGIC_BYTE) {
+    const magic = message.length >= HEADER_BYTES ? message.readUInt8(0) : -1;
+    if (magic !== MAGIC_BYTE && magic !== SEALED_MAGIC_BYTE) {
       throw new MemoryServiceError('CONTRACT.BAD_FRAME', `not a Confluent wire-format ${name} record (missing magic byte)`);
     }
     const writerId = message.readUInt32BE(1);
     const reader = this.reader(name);
     const resolver = await this.resolver(name, writerId);
-    const body = message.subarray(HEADER_BYTES);
+    let body = message.subarray(HEADER_BYTES);
+    if (magic === SEALED_MAGIC_BYTE) {
+      if (!this.keys) throw new MemoryServiceError('CONTRACT.SEALED', `a sealed ${name} record needs content keys to be read`);
+      const { tenantId, endUserId, keyId } = sealedSubject(body);
+      const key = await this.keys.existingKey(tenantId, endUserId, keyId);
+      if (!key) throw keyForgotten(tenantId, endUserId, keyId);
+      body = openBody(body, key);
+    }
     return (resolver ? reader.fromBuffer(body, resolver) : reader.fromBuffer(body)) as EventPayloads[N];
   }
 

@@ -1,6 +1,9 @@
 import type { SourceKind } from './generated/events.js';
 
-const JOB_PREFIX: Record<SourceKind, string> = { text: 'job', image: 'img_job', document: 'doc_job' };
+/** What a job does: ingest one of the source kinds, or forget (delete) memories. */
+export type JobKind = SourceKind | 'forget';
+
+const JOB_PREFIX: Record<JobKind, string> = { text: 'job', image: 'img_job', document: 'doc_job', forget: 'del_job' };
 
 /**
  * Job ids as the interface defines them: prefix, a millisecond timestamp and the end user id, joined by
@@ -9,7 +12,7 @@ const JOB_PREFIX: Record<SourceKind, string> = { text: 'job', image: 'img_job', 
  */
 export function createJobIdClock(now: () => number = Date.now) {
   let last = 0;
-  return (kind: SourceKind, endUserId: string): { jobId: string; acceptedAt: number } => {
+  return (kind: JobKind, endUserId: string): { jobId: string; acceptedAt: number } => {
     const acceptedAt = Math.max(now(), last + 1);
     last = acceptedAt;
     return { jobId: `${JOB_PREFIX[kind]}_${acceptedAt}_${endUserId}`, acceptedAt };
@@ -19,6 +22,26 @@ export function createJobIdClock(now: () => number = Date.now) {
 /** A memory's id is derived from its job and part, so redelivery and replay rewrite the same memory. */
 export function memoryIdOf(jobId: string, partIndex: number): string {
   return `mem_${jobId}_${partIndex}`;
+}
+
+/** The job a memory id was derived from (memoryIdOf reversed), or null for an id of another shape. */
+export function jobIdOfMemory(memoryId: string): string | null {
+  const match = /^mem_(.+)_\d+$/.exec(memoryId);
+  return match ? match[1]! : null;
+}
+
+/** The prefix of every memory id derived from a job: how a job's memories are found among a user's. */
+export function memoryIdPrefixOf(jobId: string): string {
+  return `mem_${jobId}_`;
+}
+
+/**
+ * When the job behind a job id or memory id was accepted (the millisecond part of `job_<ms>_<user>`,
+ * `mem_<jobId>_<part>`), or null for an id of another shape. An erasure forgets everything accepted before it.
+ */
+export function acceptedAtOf(id: string): number | null {
+  const match = /^(?:mem_)?(?:job|img_job|doc_job|upd_job|del_job)_(\d{1,15})_/.exec(id);
+  return match ? Number(match[1]) : null;
 }
 
 /** The record key of every event about an end user: keeps one user's events in one partition, in order. */

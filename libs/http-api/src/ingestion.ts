@@ -1,4 +1,4 @@
-import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, userKey, type IngestRequested } from '@memory/contracts';
+import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, jobStatusOf, userKey, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobStore, EventLog, JobStore } from '@memory/ports';
 import { applyJobStatus } from '@memory/stage-job-tracker';
@@ -28,7 +28,7 @@ export function createIngestion(deps: IngestionDeps) {
   const accept = async (event: IngestRequested) => {
     const value = await deps.codec.encode('ingestRequested', event);
     await deps.log.append(EVENTS.ingestRequested.topic, [{ key: userKey(event.tenantId, event.endUserId), value }]);
-    const status = { jobId: event.jobId, tenantId: event.tenantId, endUserId: event.endUserId, state: 'Accepted' as const, stage: 'edge', partIndex: null, partCount: null, memoryId: null, errorCode: null, reason: null };
+    const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
     await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt)).catch((error: unknown) => {
       // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
       deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });

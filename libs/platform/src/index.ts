@@ -2,3 +2,4 @@ export * from './errors.js';
 export * from './retry.js';
 export * from './logger.js';
 export * from './config.js';
+export * from './lmdb-errors.js';

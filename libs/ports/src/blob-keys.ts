@@ -33,6 +33,13 @@ export function checkKey(key: unknown): string {
   return key;
 }
 
+/** A prefix names whole segments: a valid key followed by "/", so `acme/al/` never reaches `acme/alice/`. */
+export function checkPrefix(prefix: unknown): string {
+  if (typeof prefix !== 'string' || !prefix.endsWith('/')) throw invalidKey(prefix, 'a prefix must end with "/"');
+  checkKey(prefix.slice(0, -1));
+  return prefix;
+}
+
 export function checkContentType(contentType: unknown): string {
   if (contentType === undefined || contentType === null || contentType === '') return DEFAULT_CONTENT_TYPE;
   if (typeof contentType !== 'string' || contentType.length > MAX_CONTENT_TYPE_LENGTH || !CONTENT_TYPE.test(contentType)) {

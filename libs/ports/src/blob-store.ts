@@ -12,5 +12,7 @@ export interface BlobStore {
   get(key: string): Promise<Readable>;
   head(key: string): Promise<BlobInfo | null>;
   delete(key: string): Promise<void>;
+  /** Deletes every blob whose key starts with `prefix` (a whole key segment, ending in "/"); returns how many. */
+  deletePrefix(prefix: string): Promise<number>;
   close(): Promise<void>;
 }

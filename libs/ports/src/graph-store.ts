@@ -46,7 +46,10 @@ export interface GraphStore {
   degrees(scope: Scope, ids: string[], kind: EdgeKind): Promise<Map<string, number>>;
   /** Entity nodes of the end user whose key is one of these. */
   findEntities(scope: Scope, keys: string[]): Promise<GraphNode[]>;
+  /** Removes these nodes and every edge touching them; returns how many nodes existed. */
   deleteNodes(scope: Scope, ids: string[]): Promise<number>;
+  /** Removes every node and edge of an end user; returns the counts. */
+  erase(scope: Scope): Promise<{ nodes: number; edges: number }>;
   close(): Promise<void>;
 }
 

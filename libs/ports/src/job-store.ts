@@ -1,4 +1,5 @@
-import type { JobState } from '@memory/contracts';
+import type { ForgetReceipt, JobState } from '@memory/contracts';
+import type { Scope } from './memory.js';
 
 /** What GET /v1/jobs/{jobId} shows. */
 export interface JobRecord {
@@ -16,11 +17,20 @@ export interface JobRecord {
   /** Log time of the first and the latest status, ms epoch. */
   acceptedAt: number;
   updatedAt: number;
+  /** A forgetting job's receipt, once Completed. */
+  receipt?: ForgetReceipt | null;
 }
 
 export interface JobStore {
   get(tenantId: string, jobId: string): Promise<JobRecord | null>;
   /** Read-modify-write of one job, atomic per job id. */
   update(tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord): Promise<JobRecord>;
+  /** Removes these jobs' records; returns how many existed. */
+  forget(tenantId: string, jobIds: string[]): Promise<number>;
+  /**
+   * Removes the records of an end user's jobs (every end user's, with endUserId null) accepted before `before`,
+   * ms epoch; returns how many existed.
+   */
+  erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number>;
   close(): Promise<void>;
 }

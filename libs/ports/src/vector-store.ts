@@ -70,5 +70,7 @@ export interface CentroidStore {
   members(scope: Scope, memoryIds: string[]): Promise<Set<string>>;
   /** Saves the centroid and records the new member ids, atomically. */
   save(scope: Scope, centroid: Centroid, newMemberIds: string[]): Promise<void>;
+  /** Removes the end user's centroid and its member list (before it is recomputed without forgotten memories). */
+  reset(scope: Scope): Promise<void>;
   close(): Promise<void>;
 }

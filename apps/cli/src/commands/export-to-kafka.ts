@@ -1,7 +1,7 @@
 import { createLogger } from '@memory/platform';
 import { EVENTS, subjectOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig, STAGE_NAMES, PIPELINE_STAGES, type StageName } from '@memory/composition';
-import type { EventLog } from '@memory/ports';
+import type { DataKeyStore, EventLog } from '@memory/ports';
 import { reframe } from '../reframe.js';
 
 /**
@@ -23,6 +23,8 @@ export async function exportToKafka(env: Record<string, string | undefined>, pri
   const target = openInfrastructure(readServiceConfig(env, 'distributed'), logger);
   try {
     const [from, to] = [await source.eventBus(), await target.eventBus()];
+    // The data keys first: the sealed records copied next are readable only with them.
+    await copyKeys(await source.keys(), await target.keys(), print);
     const [fromRegistry, toRegistry] = [await source.schemaRegistry(), await target.schemaRegistry()];
     const idMap = new Map<number, number>();
     for (const { topic } of Object.values(EVENTS)) {
@@ -56,6 +58,16 @@ export async function exportToKafka(env: Record<string, string | undefined>, pri
   } finally {
     await Promise.allSettled([source.close(), target.close()]);
   }
+}
+
+async function copyKeys(from: DataKeyStore, to: DataKeyStore, print: (line: string) => void) {
+  let copied = 0;
+  for await (const { scope, keyId, key } of from.entries()) {
+    const stored = (await to.create(scope, new Map([[keyId, key]]))).get(keyId);
+    if (!stored?.equals(key)) throw new Error(`data key ${keyId} of ${scope.tenantId}/${scope.endUserId} exists with another value (or is forgotten) in the target; export into a fresh deployment`);
+    copied++;
+  }
+  print(`data keys: ${copied} copied`);
 }
 
 async function copyTopic(topic: string, from: EventLog, to: EventLog, targetIdOf: (sourceId: number) => Promise<number>, print: (line: string) => void) {

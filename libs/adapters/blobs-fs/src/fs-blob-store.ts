@@ -6,7 +6,7 @@ import { MemoryServiceError } from '@memory/platform';
 import type { BlobInfo, BlobStore } from '@memory/ports';
 import { encodeTrailer, readTrailer, type BlobMeta } from './blob-file.js';
 import { isMissing, mapFsError, sourceFailed } from './fs-errors.js';
-import { checkContentType, checkKey, checkMaxBytes, tooLarge } from '@memory/ports';
+import { checkContentType, checkKey, checkMaxBytes, checkPrefix, tooLarge } from '@memory/ports';
 import { Layout } from './layout.js';
 
 // A temporary file this old belongs to a writer that crashed; younger ones may be another process's upload.
@@ -99,6 +99,28 @@ export class FsBlobStore implements BlobStore {
     await syncDirectory(dir).catch((error: unknown) => Promise.reject(mapFsError(error, `deleting blob ${key}`)));
   }
 
+  /**
+   * File names are hashes of whole keys, so the blobs under a prefix are found by reading the trailers of the
+   * tenant's files: the cost grows with the tenant's blob count, not with the prefix's.
+   */
+  async deletePrefix(prefix: string): Promise<number> {
+    this.checkOpen();
+    checkPrefix(prefix);
+    const tenantDir = this.layout.groupDir(prefix);
+    let removed = 0;
+    for (const shard of await readdir(tenantDir).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(mapFsError(error, `listing blobs under ${prefix}`))))) {
+      const shardDir = join(tenantDir, shard);
+      for (const name of await readdir(shardDir).catch(() => [] as string[])) {
+        const path = join(shardDir, name);
+        const key = await keyOfFile(path);
+        if (key === null || !key.startsWith(prefix)) continue;
+        await this.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
   }
@@ -169,6 +191,19 @@ async function syncDirectory(dir: string): Promise<void> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM') throw error;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** The key a blob file holds, or null for a file that vanished or is not a blob. */
+async function keyOfFile(path: string): Promise<string | null> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, 'r');
+    return (await readTrailer(handle, path)).key;
+  } catch {
+    return null;
   } finally {
     await handle?.close().catch(() => undefined);
   }

@@ -22,8 +22,13 @@ export class Layout {
 
   locate(key: string): { dir: string; file: string } {
     const digest = createHash('sha256').update(key, 'utf8').digest('hex');
-    const dir = join(this.blobsDir, groupName(key.split('/', 1)[0]!), digest.slice(0, 2));
+    const dir = join(this.groupDir(key), digest.slice(0, 2));
     return { dir, file: join(dir, digest) };
+  }
+
+  /** The directory of every blob whose key starts with the same first segment (the tenant) as `key`. */
+  groupDir(key: string): string {
+    return join(this.blobsDir, groupName(key.split('/', 1)[0]!));
   }
 }
 

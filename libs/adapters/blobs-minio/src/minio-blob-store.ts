@@ -5,7 +5,7 @@ import { Client } from 'minio';
 import { MemoryServiceError } from '@memory/platform';
 import type { BlobInfo, BlobStore } from '@memory/ports';
 import { mapS3Error } from './error-map.js';
-import { checkContentType, checkKey, checkMaxBytes, DEFAULT_CONTENT_TYPE, MAX_KEY_BYTES, tooLarge } from '@memory/ports';
+import { checkContentType, checkKey, checkMaxBytes, checkPrefix, DEFAULT_CONTENT_TYPE, MAX_KEY_BYTES, tooLarge } from '@memory/ports';
 import type { MinioBlobStoreSettings } from './options.js';
 import { uploadStream } from './upload.js';
 
@@ -102,6 +102,22 @@ export class MinioBlobStore implements BlobStore {
         await this.client.removeObject(this.settings.bucket, objectName);
       } catch (error) {
         throw mapS3Error(error, `deleting blob ${key}`);
+      }
+    });
+  }
+
+  deletePrefix(prefix: string): Promise<number> {
+    return this.track(async () => {
+      const objectPrefix = this.settings.prefix + checkPrefix(prefix);
+      try {
+        const names: string[] = [];
+        for await (const item of this.client.listObjectsV2(this.settings.bucket, objectPrefix, true)) {
+          if (item.name) names.push(item.name);
+        }
+        if (names.length > 0) await this.client.removeObjects(this.settings.bucket, names);
+        return names.length;
+      } catch (error) {
+        throw mapS3Error(error, `deleting blobs under ${prefix}`);
       }
     });
   }

@@ -6,7 +6,7 @@ import { graphIds, type EdgeKind, type GraphEdge, type GraphNode, type GraphStor
 import { edgeFromDocument, nodeFromDocument } from './documents.js';
 import { graphError } from './errors.js';
 import type { Layout } from './layout.js';
-import { degreesQuery, deleteNodesQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
+import { degreesQuery, deleteNodesQuery, eraseScopeQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
 import { checkDepth, checkEdge, checkEdgeKinds, checkId, checkNode, checkScope, distinct } from './validation.js';
 
 export interface ArangoGraphStoreSettings {
@@ -85,6 +85,13 @@ export class ArangoGraphStore implements GraphStore {
     if (!query) return 0;
     const [removed] = await this.run<number>('deleteNodes', query, true);
     return removed ?? 0;
+  }
+
+  async erase(scope: Scope): Promise<{ nodes: number; edges: number }> {
+    this.checkOpen();
+    checkScope(scope);
+    const [counts] = await this.run<[number, number]>('erase', eraseScopeQuery(this.layout, scope, this.settings), true);
+    return { nodes: counts?.[0] ?? 0, edges: counts?.[1] ?? 0 };
   }
 
   /** Lets the calls under way finish, then closes the connections. */

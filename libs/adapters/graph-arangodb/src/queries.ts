@@ -125,6 +125,29 @@ export function degreesQuery(layout: Layout, scope: Scope, ids: string[], kind: 
  * of any kind, in one query; returns (as its one result) how many nodes were removed. Edges go even when the
  * node itself is missing, so a dangling edge can always be cleared.
  */
+/** Every edge and node of one end user, from every collection; returns [nodes removed, edges removed]. */
+export function eraseScopeQuery(layout: Layout, scope: Scope, settings: WriteSettings): AqlQuery {
+  const { tenantId, endUserId } = scope;
+  const edgeRemovals = EDGE_KINDS.map((kind, i) => {
+    const edges = collection(layout.edges[kind]);
+    return aql`LET ${literal(`edges${i}`)} = (
+  FOR e IN ${edges}
+    FILTER e.tenantId == ${tenantId} AND e.endUserId == ${endUserId}
+    REMOVE e IN ${edges} ${modificationOptions(settings)}
+    RETURN 1)`;
+  });
+  const nodeRemovals = Object.values(layout.vertices).map((name, i) => {
+    const vertices = collection(name);
+    return aql`LET ${literal(`nodes${i}`)} = (
+  FOR d IN ${vertices}
+    FILTER d.tenantId == ${tenantId} AND d.endUserId == ${endUserId}
+    REMOVE d IN ${vertices} ${modificationOptions(settings)}
+    RETURN 1)`;
+  });
+  const sum = (prefix: string, count: number) => literal(Array.from({ length: count }, (_, i) => `LENGTH(${prefix}${i})`).join(' + '));
+  return aql`${join([...edgeRemovals, ...nodeRemovals], '\n')}\nRETURN [${sum('nodes', nodeRemovals.length)}, ${sum('edges', edgeRemovals.length)}]`;
+}
+
 export function deleteNodesQuery(layout: Layout, scope: Scope, ids: string[], settings: WriteSettings): AqlQuery | null {
   if (ids.length === 0) return null;
   const { tenantId, endUserId } = scope;

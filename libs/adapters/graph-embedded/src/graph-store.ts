@@ -1,6 +1,6 @@
 import { MemoryServiceError } from '@memory/platform';
 import { graphIds, type EdgeKind, type GraphEdge, type GraphNode, type GraphStore, type Neighbour, type NodeKind, type Scope } from '@memory/ports';
-import { nodeKey, storageError, type GraphStorage } from './storage.js';
+import { nodeKey, prefixRange, storageError, type GraphStorage } from './storage.js';
 
 const NODE_KINDS: readonly NodeKind[] = ['user', 'memory', 'entity', 'document'];
 const EDGE_KINDS: readonly EdgeKind[] = ['owns', 'mentions', 'contains', 'next'];
@@ -99,6 +99,26 @@ export class EmbeddedGraphStore implements GraphStore {
         }
       }
       return removed;
+    });
+  }
+
+  async erase(scope: Scope): Promise<{ nodes: number; edges: number }> {
+    this.checkOpen();
+    checkScope(scope);
+    const range = prefixRange([scope.tenantId, scope.endUserId]);
+    return this.storage.durable(() => {
+      let nodes = 0;
+      let edges = 0;
+      for (const key of this.storage.nodes.getKeys(range)) {
+        this.storage.nodes.remove(key);
+        nodes++;
+      }
+      for (const key of this.storage.outgoing.getKeys(range)) {
+        this.storage.outgoing.remove(key);
+        edges++;
+      }
+      for (const key of this.storage.incoming.getKeys(range)) this.storage.incoming.remove(key);
+      return { nodes, edges };
     });
   }
 

@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { MemoryServiceError } from '@memory/platform';
+import { lmdbError, MemoryServiceError } from '@memory/platform';
 import type { EdgeKind, GraphEdge, GraphNode, Scope } from '@memory/ports';
 
 export type NodeKey = [tenantId: string, endUserId: string, nodeId: string];
@@ -95,17 +95,6 @@ export class GraphStorage {
   }
 }
 
-/** LMDB failures by meaning: a full disk or map will not heal by retrying; other I/O hiccups may. */
-const permanent: Array<[RegExp, string]> = [
-  [/MDB_MAP_FULL|ENOSPC/, 'GRAPH.DISK_FULL'],
-  [/EACCES|EPERM|EROFS/, 'GRAPH.NO_ACCESS'],
-  [/MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH/, 'GRAPH.CORRUPT'],
-];
-
 export function storageError(operation: string, cause: unknown): MemoryServiceError {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  for (const [pattern, code] of permanent) {
-    if (pattern.test(message)) return new MemoryServiceError(code, `graph store ${operation} failed: ${message}`, { cause });
-  }
-  return new MemoryServiceError('GRAPH.STORAGE', `graph store ${operation} failed: ${message}`, { retriable: true, cause });
+  return lmdbError('GRAPH', 'graph store', operation, cause);
 }

@@ -1,8 +1,10 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { MemoryServiceError } from '@memory/platform';
+import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { acceptedAtOf } from '@memory/contracts';
 import type { JobRecord, JobStore } from '@memory/ports';
 
 type JobKey = [tenantId: string, jobId: string];
+const AFTER_ALL = new Uint8Array([0xff]);
 
 /** What a change callback threw, carried out of the write transaction untouched. */
 class ChangeFailed {
@@ -76,6 +78,46 @@ export class EmbeddedJobStore implements JobStore {
     return outcome;
   }
 
+  async forget(tenantId: string, jobIds: string[]): Promise<number> {
+    this.checkOpen();
+    for (const jobId of jobIds) checkKey(tenantId, jobId);
+    return this.write(() => {
+      let removed = 0;
+      for (const jobId of new Set(jobIds)) {
+        if (!this.jobs.doesExist([tenantId, jobId])) continue;
+        this.jobs.remove([tenantId, jobId]);
+        removed++;
+      }
+      return removed;
+    });
+  }
+
+  async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
+    this.checkOpen();
+    checkKey(scope.tenantId, 'erase');
+    // Job keys are [tenant, jobId]: an end user's jobs are found by reading the tenant's records.
+    return this.write(() => {
+      let removed = 0;
+      for (const { key, value } of this.jobs.getRange({ start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] })) {
+        if (scope.endUserId !== null && value.endUserId !== scope.endUserId) continue;
+        if ((acceptedAtOf(value.jobId) ?? value.acceptedAt) >= before) continue;
+        this.jobs.remove(key as JobKey);
+        removed++;
+      }
+      return removed;
+    });
+  }
+
+  private async write<T>(body: () => T): Promise<T> {
+    try {
+      const result = await this.env.transaction(body);
+      await this.env.flushed;
+      return result;
+    } catch (error) {
+      throw storageError('write', error);
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -93,17 +135,6 @@ function checkKey(tenantId: string, jobId: string): void {
   }
 }
 
-/** LMDB failures by meaning: a full disk or map will not heal by retrying; other I/O hiccups may. */
-const permanent: Array<[RegExp, string]> = [
-  [/MDB_MAP_FULL|ENOSPC/, 'JOBS.DISK_FULL'],
-  [/EACCES|EPERM|EROFS/, 'JOBS.NO_ACCESS'],
-  [/MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH/, 'JOBS.CORRUPT'],
-];
-
 function storageError(operation: string, cause: unknown): MemoryServiceError {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  for (const [pattern, code] of permanent) {
-    if (pattern.test(message)) return new MemoryServiceError(code, `job store ${operation} failed: ${message}`, { cause });
-  }
-  return new MemoryServiceError('JOBS.STORAGE', `job store ${operation} failed: ${message}`, { retriable: true, cause });
+  return lmdbError('JOBS', 'job store', operation, cause);
 }

@@ -5,6 +5,7 @@ import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
 import { call } from './errors.js';
+import { deleteMatching } from './delete-matching.js';
 import { KeyLock } from './key-lock.js';
 import { documentId } from './names.js';
 import { retryOnConflict } from './retry-conflicts.js';
@@ -102,6 +103,16 @@ export class ElasticsearchCentroidStore implements CentroidStore {
       });
       // Committed; should this fail, the ids still count as members through pendingMemberIds.
       await this.materialise(scope, ids, what);
+    });
+  }
+
+  async reset(scope: Scope): Promise<void> {
+    this.checkOpen();
+    checkScope(scope);
+    const what = `reset the centroid of ${scope.tenantId}/${scope.endUserId}`;
+    await this.lock.run(centroidId(scope), async () => {
+      await call('VECTORS', what, () => this.client.delete({ index: this.indices.centroids, id: centroidId(scope) }, { ignore: [404] }));
+      await deleteMatching(this.client, 'VECTORS', what, this.indices.members, { bool: { filter: [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }] } });
     });
   }
 

@@ -2,7 +2,7 @@ import { errors } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 
 /** The code family of the port, the same as its embedded adapter's: VECTORS (memories, centroids) or JOBS. */
-export type Family = 'VECTORS' | 'JOBS';
+export type Family = 'VECTORS' | 'JOBS' | 'KEYS';
 
 interface Mapped {
   code: string;

@@ -1,4 +1,6 @@
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { call } from './errors.js';
+import { deleteMatching } from './delete-matching.js';
 import { MemoryServiceError } from '@memory/platform';
 import type { JobRecord, JobStore } from '@memory/ports';
 import type { SharedClient } from './client.js';
@@ -59,6 +61,25 @@ export class ElasticsearchJobStore implements JobStore {
         return next;
       }),
     );
+  }
+
+  async forget(tenantId: string, jobIds: string[]): Promise<number> {
+    this.checkOpen();
+    const unique = [...new Set(jobIds)];
+    for (const jobId of unique) checkJobKey(tenantId, jobId);
+    if (unique.length === 0) return 0;
+    const response = await call('JOBS', `forget ${unique.length} jobs of ${tenantId}`, () =>
+      this.client.bulk({ operations: unique.map((jobId) => ({ delete: { _index: this.index, _id: documentId(tenantId, jobId) } })), refresh: false }),
+    );
+    return response.items.filter((item) => item.delete?.result === 'deleted').length;
+  }
+
+  async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
+    this.checkOpen();
+    checkJobKey(scope.tenantId, 'erase');
+    const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId: scope.tenantId } }, { range: { acceptedAt: { lt: before } } }];
+    if (scope.endUserId !== null) filter.push({ term: { endUserId: scope.endUserId } });
+    return deleteMatching(this.client, 'JOBS', `erase the jobs of ${scope.tenantId}/${scope.endUserId ?? '*'}`, this.index, { bool: { filter } });
   }
 
   async close(): Promise<void> {

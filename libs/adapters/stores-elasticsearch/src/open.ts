@@ -1,4 +1,5 @@
-import type { CentroidStore, JobStore, VectorStore } from '@memory/ports';
+import type { CentroidStore, DataKeyStore, JobStore, VectorStore } from '@memory/ports';
+import { ElasticsearchKeyStore } from './key-store.js';
 import { ElasticsearchCentroidStore } from './centroid-store.js';
 import { SharedClient } from './client.js';
 import { ElasticsearchJobStore } from './job-store.js';
@@ -11,6 +12,7 @@ export interface ElasticsearchStores {
   vectors: VectorStore;
   centroids: CentroidStore;
   jobs: JobStore;
+  keys: DataKeyStore;
   /** Closes every store still open and the connection pool they share. */
   close(): Promise<void>;
 }
@@ -33,14 +35,16 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   const vectors = new ElasticsearchVectorStore(shared, names.memories, settings);
   const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers });
   const jobs = new ElasticsearchJobStore(shared, names.jobs);
+  const keys = new ElasticsearchKeyStore(shared, names.keys);
   // The stores hold their own references now; the pool closes with the last of them.
   await shared.release();
   return {
     vectors,
     centroids,
     jobs,
+    keys,
     close: async () => {
-      await Promise.all([vectors.close(), centroids.close(), jobs.close()]);
+      await Promise.all([vectors.close(), centroids.close(), jobs.close(), keys.close()]);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import type { JobRecord } from '@memory/ports';
-import { describeCentroidStoreContract, describeJobStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
+import { describeCentroidStoreContract, describeJobStoreContract, describeKeyStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 
@@ -45,6 +45,7 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
   describeVectorStoreContract('stores-elasticsearch', storesFactory((stores) => stores.vectors), { dims: DIMS });
   describeCentroidStoreContract('stores-elasticsearch', storesFactory((stores) => stores.centroids));
   describeJobStoreContract('stores-elasticsearch', storesFactory((stores) => stores.jobs));
+  describeKeyStoreContract('stores-elasticsearch', storesFactory((stores) => stores.keys));
 
   describe('stores-elasticsearch', function () {
     this.timeout(60_000);

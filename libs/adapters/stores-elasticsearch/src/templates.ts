@@ -118,6 +118,27 @@ export function jobMapping(): estypes.MappingTypeMapping {
   };
 }
 
+/**
+ * Data keys, tombstones of forgotten subjects and erasures. The key itself lives in _source only. Soft deletes are
+ * kept for a short while only, so a merge can drop an overwritten key's bytes soon after it is destroyed.
+ */
+export function keyMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: {
+      kind: keyword,
+      tenantId: keyword,
+      endUserId: keyword,
+      keyId: keyword,
+      acceptedAt: { type: 'long' },
+    },
+  };
+}
+
+/** How long Elasticsearch keeps overwritten and deleted documents for replicas to catch up (see the README). */
+export const SOFT_DELETE_RETENTION_MS = 60_000;
+
 function indexSettings(settings: ElasticsearchStoresSettings, extra: estypes.IndicesIndexSettings = {}): estypes.IndicesIndexSettings {
   return {
     number_of_shards: settings.shards,
@@ -154,5 +175,6 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
     template(names.centroids, indexSettings(settings), centroidMapping()),
     template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
     template(names.jobs, indexSettings(settings), jobMapping()),
+    template(names.keys, indexSettings(settings, { 'soft_deletes.retention_lease.period': `${SOFT_DELETE_RETENTION_MS / 1000}s` }), keyMapping()),
   ];
 }

@@ -1,6 +1,6 @@
 import { MemoryServiceError } from '@memory/platform';
 import type { Centroid, CentroidStore, Scope } from '@memory/ports';
-import { scopedKey, storageError, type StoredCentroid, type VectorStorage } from './storage.js';
+import { scopedKey, scopeRange, storageError, type StoredCentroid, type VectorStorage } from './storage.js';
 import { checkIds, checkScope } from './validate.js';
 
 /** CentroidStore on LMDB: one centroid per end user plus one key per member memory id. */
@@ -49,6 +49,16 @@ export class EmbeddedCentroidStore implements CentroidStore {
     await this.storage.durable(() => {
       centroids.put([scope.tenantId, scope.endUserId], stored);
       for (const id of ids) centroidMembers.put(scopedKey(scope, id), 1);
+    });
+  }
+
+  async reset(scope: Scope): Promise<void> {
+    this.checkOpen();
+    checkScope(scope);
+    const { centroids, centroidMembers } = this.storage;
+    await this.storage.durable(() => {
+      centroids.remove([scope.tenantId, scope.endUserId]);
+      for (const key of centroidMembers.getKeys(scopeRange(scope))) centroidMembers.remove(key);
     });
   }
 

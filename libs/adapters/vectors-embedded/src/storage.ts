@@ -1,6 +1,6 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { LexicalAnalysis } from '@memory/lexical';
-import { MemoryServiceError } from '@memory/platform';
+import { lmdbError, MemoryServiceError } from '@memory/platform';
 import type { Scope } from '@memory/ports';
 
 /** Keys are [tenantId, endUserId, ...]: one end user's entries form one ordered key range, ids never meet across scopes. */
@@ -86,17 +86,6 @@ export interface StoredCentroid {
   similaritySum: number;
 }
 
-/** LMDB failures by meaning: a full disk or map will not heal by retrying; other I/O hiccups may. */
-const permanent: Array<[RegExp, string]> = [
-  [/MDB_MAP_FULL|ENOSPC/, 'VECTORS.DISK_FULL'],
-  [/EACCES|EPERM|EROFS/, 'VECTORS.NO_ACCESS'],
-  [/MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH/, 'VECTORS.CORRUPT'],
-];
-
 export function storageError(operation: string, cause: unknown): MemoryServiceError {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  for (const [pattern, code] of permanent) {
-    if (pattern.test(message)) return new MemoryServiceError(code, `vector store ${operation} failed: ${message}`, { cause });
-  }
-  return new MemoryServiceError('VECTORS.STORAGE', `vector store ${operation} failed: ${message}`, { retriable: true, cause });
+  return lmdbError('VECTORS', 'vector store', operation, cause);
 }

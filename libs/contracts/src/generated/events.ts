@@ -182,7 +182,7 @@ export interface CentroidUpdated {
   triggeredBy: string;
 }
 
-/** Topic job.status: progress of an ingestion job, reported by every stage; projected into the job store. */
+/** Topic job.status: progress of a job (ingestion or forgetting), reported by every stage; projected into the job store. */
 export interface JobStatus {
   jobId: string;
   tenantId: string;
@@ -197,10 +197,28 @@ export interface JobStatus {
   errorCode: null | string;
   /** Why the job failed, in words a user can act on. */
   reason: null | string;
+  /** A forgetting job's receipt, with its Completed status: what was removed from each store, counts only. */
+  receipt: null | ForgetReceipt;
 }
 
 export const JobStateValues = ['Accepted', 'Processing', 'Completed', 'Failed'] as const;
 export type JobState = (typeof JobStateValues)[number];
+
+export interface ForgetReceipt {
+  /** Memories forgotten. */
+  memories: number;
+  removed: Array<Removal>;
+  /** What the log holds of it now. */
+  log: string;
+}
+
+export interface Removal {
+  /** vectors, visual-vectors, graph, centroid, blobs, jobs, idempotency, keys */
+  store: string;
+  /** What was counted: memories, nodes, edges, entity nodes, members, objects, records, keys. */
+  what: string;
+  count: number;
+}
 
 /** Topic memory.dead-letter: an event a stage could not process after its retries, with the error. */
 export interface DeadLetter {
@@ -216,3 +234,24 @@ export interface DeadLetter {
   errorMessage: string;
   attempts: number;
 }
+
+/** Topic memory.forget.requested, key tenant/endUser. Published by the edge after it destroyed the data keys of what is forgotten; the forgetter removes it from every store. Ids only: no content. */
+export interface ForgetRequested {
+  /** del_job_ + accept millis + end user id (the tenant id for a tenant erasure). */
+  jobId: string;
+  tenantId: string;
+  /** Empty for a tenant erasure. */
+  endUserId: string;
+  target: ForgetTarget;
+  /** target memory: the memory forgotten. */
+  memoryId: null | string;
+  /** target job: the job whose memories are forgotten. */
+  targetJobId: null | string;
+  /** Epoch millis when the edge accepted the request; a user or tenant erasure forgets every job accepted before it. */
+  acceptedAt: number;
+  /** How many data keys the edge destroyed before publishing this event. */
+  keysDestroyed: number;
+}
+
+export const ForgetTargetValues = ['memory', 'job', 'user', 'tenant'] as const;
+export type ForgetTarget = (typeof ForgetTargetValues)[number];

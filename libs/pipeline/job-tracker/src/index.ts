@@ -1,6 +1,6 @@
 import type { StageSpec } from '@memory/pipeline-runtime';
 import type { JobStore } from '@memory/ports';
-import type { JobStatus } from '@memory/contracts';
+import { jobStatusOf, type JobStatus } from '@memory/contracts';
 import { applyJobStatus } from './job-state.js';
 
 export * from './job-state.js';
@@ -17,15 +17,9 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
   outputs: [],
   async process(batch, { jobs }) {
     for (const item of batch) {
-      const status: JobStatus = item.event === 'jobStatus'
-        ? (item.value as JobStatus)
-        : { ...pick(item.value as JobStatus), state: 'Accepted', stage: 'edge', partIndex: null, partCount: null, memoryId: null, errorCode: null, reason: null };
+      const status: JobStatus = item.event === 'jobStatus' ? (item.value as JobStatus) : jobStatusOf(item.value, 'Accepted', { stage: 'edge' });
       await jobs.update(status.tenantId, status.jobId, (current) => applyJobStatus(current, status, item.timestamp));
     }
     return batch.map(() => []);
   },
 };
-
-function pick(v: { jobId: string; tenantId: string; endUserId: string }) {
-  return { jobId: v.jobId, tenantId: v.tenantId, endUserId: v.endUserId };
-}

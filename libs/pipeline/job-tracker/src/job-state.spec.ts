@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { JobStatus } from '@memory/contracts';
+import { jobStatusOf, type JobStatus } from '@memory/contracts';
 import { applyJobStatus } from './job-state.js';
 
-const base: JobStatus = { jobId: 'doc_job_1_u', tenantId: 't', endUserId: 'u', state: 'Processing', stage: null, partIndex: null, partCount: null, memoryId: null, errorCode: null, reason: null };
+const base: JobStatus = jobStatusOf({ jobId: 'doc_job_1_u', tenantId: 't', endUserId: 'u' }, 'Processing');
 const s = (extra: Partial<JobStatus>): JobStatus => ({ ...base, ...extra });
 
 describe('applyJobStatus', () => {

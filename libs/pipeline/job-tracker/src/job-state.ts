@@ -27,6 +27,12 @@ export function applyJobStatus(current: JobRecord | null, status: JobStatus, at:
       job.stage = status.stage ?? job.stage;
       return job;
     case 'Completed':
+      if (status.receipt !== null) {
+        // A forgetting job has no parts: its one Completed report carries the receipt.
+        job.state = 'Completed';
+        job.receipt = status.receipt;
+        return job;
+      }
       if (status.memoryId !== null && status.partIndex !== null) job.memoryIds[status.partIndex] = status.memoryId;
       break;
     case 'Processing':

@@ -1,4 +1,4 @@
-import { AvroCodec, EVENTS, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, jobStatusOf, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
 import { errorCode, errorMessage, isRetriable, retry, RetriesExhaustedError, type Logger, type RetryOptions } from '@memory/platform';
 import type { Emit, Incoming, StageSpec } from './stage.js';
@@ -36,7 +36,14 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const byTopic = new Map<string, OutgoingRecord[]>();
     for (const emit of emits) {
       const topic = EVENTS[emit.event].topic;
-      const value = await deps.codec.encode(emit.event, emit.value as never);
+      let value: Buffer;
+      try {
+        value = await deps.codec.encode(emit.event, emit.value as never);
+      } catch (error) {
+        // Forgotten while this stage held it: it is written nowhere, which is what forgetting asks.
+        if (isForgotten(error)) continue;
+        throw error;
+      }
       const key = 'tenantId' in emit.value && 'endUserId' in emit.value ? userKey(emit.value.tenantId, emit.value.endUserId) : (emit.value as { key: string }).key;
       const list = byTopic.get(topic) ?? [];
       list.push({ key, value });
@@ -54,7 +61,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       value: { stage: stage.name, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key, value: record.value, jobId: job?.jobId ?? null, errorCode: errorCode(cause), errorMessage: errorMessage(cause), attempts },
     }];
     if (job) {
-      emits.push({ event: 'jobStatus', value: { ...job, state: 'Failed', stage: stage.name, partIndex: null, partCount: null, memoryId: null, errorCode: errorCode(cause), reason: `${stage.name} failed: ${errorMessage(cause)}` } });
+      emits.push({ event: 'jobStatus', value: jobStatusOf(job, 'Failed', { stage: stage.name, errorCode: errorCode(cause), reason: `${stage.name} failed: ${errorMessage(cause)}` }) });
     }
     await publish(emits);
   };
@@ -96,6 +103,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       try {
         decoded.push(await decode(record));
       } catch (error) {
+        if (isForgotten(error)) {
+          // Its subject was forgotten: its data key is destroyed and there is nothing to process.
+          decoded.push(null);
+          continue;
+        }
         if (isRetriable(error) && !(error as { code?: string }).code?.startsWith('CONTRACT.')) throw error; // registry unreachable: redeliver later
         await deadLetter(record, error, 1);
         decoded.push(null);
@@ -130,6 +142,8 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   logger.info('stage running', { group: stage.group, topics });
   return consumer;
 }
+
+const isForgotten = (error: unknown) => errorCode(error) === 'KEY.FORGOTTEN';
 
 function chunk<T>(items: T[], size: number): T[][] {
   if (items.length <= size) return [items];

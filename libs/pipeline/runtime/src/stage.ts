@@ -1,4 +1,4 @@
-import type { EventName, EventPayloads } from '@memory/contracts';
+import { jobStatusOf, type EventName, type EventPayloads } from '@memory/contracts';
 
 /** One event a stage wants published; the runner frames it, keys it by tenant/end user and appends it durably. */
 export type Emit = { [N in EventName]: { event: N; value: EventPayloads[N] } }[EventName];
@@ -36,24 +36,9 @@ export interface StageSpec<In extends EventName, Deps> {
 }
 
 /** Order of the stages, for job progress: a job never moves back to an earlier stage. */
-export const STAGE_ORDER = ['edge', 'temporal-resolver', 'enricher', 'dual-writer', 'centroid-calibrator'] as const;
+export const STAGE_ORDER = ['edge', 'temporal-resolver', 'enricher', 'dual-writer', 'centroid-calibrator', 'forgetter'] as const;
 
 /** Builds the progress report a stage emits for each job it handles. */
 export function progress(stage: string, job: { jobId: string; tenantId: string; endUserId: string }, extra: Partial<EventPayloads['jobStatus']> = {}): Emit {
-  return {
-    event: 'jobStatus',
-    value: {
-      jobId: job.jobId,
-      tenantId: job.tenantId,
-      endUserId: job.endUserId,
-      state: 'Processing',
-      stage,
-      partIndex: null,
-      partCount: null,
-      memoryId: null,
-      errorCode: null,
-      reason: null,
-      ...extra,
-    },
-  };
+  return { event: 'jobStatus', value: jobStatusOf(job, extra.state ?? 'Processing', { stage, ...extra }) };
 }

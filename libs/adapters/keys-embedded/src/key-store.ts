@@ -1,0 +1,192 @@
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
+import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type Scope } from '@memory/ports';
+import { AccessGate } from './access-gate.js';
+
+type SubjectKey = [tenantId: string, endUserId: string, keyId: string];
+/** An erasure of one end user, or of a whole tenant when endUserId is '' (end user ids are never empty). */
+type ErasureKey = [tenantId: string, endUserId: string];
+const WHOLE_TENANT = '';
+const AFTER_ALL = new Uint8Array([0xff]);
+
+const storageError = (operation: string, cause: unknown) => lmdbError('KEYS', 'key store', operation, cause);
+
+/**
+ * DataKeyStore on LMDB, three tables: keys [tenant, user, keyId] -> 32 bytes; tombstones [tenant, user, keyId] ->
+ * when forgotten; erasures [tenant, user or ''] -> the accept time before which everything is forgotten.
+ *
+ * LMDB copies pages on write and leaves freed pages as they were, so a destroyed key would stay readable in the
+ * file until its page is reused. After every forget or erase the environment is copied with compaction (only live
+ * pages) and the copy replaces the file, all operations waiting meanwhile: what was destroyed is gone from the
+ * disk's file once the call resolves. The table is small (about 100 bytes a subject), so the copy is quick.
+ */
+export class EmbeddedKeyStore implements DataKeyStore {
+  private env!: RootDatabase;
+  private keys!: Database<Buffer, SubjectKey>;
+  private tombstones!: Database<number, SubjectKey>;
+  private erasures!: Database<number, ErasureKey>;
+  private readonly gate = new AccessGate();
+  private closed = false;
+
+  private constructor(private readonly dir: string) {
+    this.openEnv();
+  }
+
+  static async open(dir: string): Promise<EmbeddedKeyStore> {
+    await mkdir(dir, { recursive: true });
+    // A compaction interrupted by a crash leaves its copy behind; the live file is whole either way.
+    await rm(`${dir}.compacting`, { recursive: true, force: true });
+    return new EmbeddedKeyStore(dir);
+  }
+
+  private openEnv(): void {
+    try {
+      this.env = open({ path: this.dir, overlappingSync: false, maxDbs: 4 });
+      this.keys = this.env.openDB('keys', { encoding: 'binary' });
+      this.tombstones = this.env.openDB('tombstones', {});
+      this.erasures = this.env.openDB('erasures', {});
+    } catch (error) {
+      throw storageError('open', error);
+    }
+  }
+
+  get(scope: Scope, keyIds: string[]): Promise<Map<string, Buffer>> {
+    return this.shared(async () => {
+      const found = new Map<string, Buffer>();
+      for (const keyId of keyIds) {
+        const key = this.keys.get([scope.tenantId, scope.endUserId, keyId]);
+        if (key) found.set(keyId, Buffer.from(key));
+      }
+      return found;
+    });
+  }
+
+  create(scope: Scope, keys: Map<string, Buffer>): Promise<Map<string, Buffer | null>> {
+    return this.shared(async () => {
+      const result = await this.durable(() => {
+        const stored = new Map<string, Buffer | null>();
+        for (const [keyId, key] of keys) {
+          const id: SubjectKey = [scope.tenantId, scope.endUserId, keyId];
+          if (this.isForgotten(scope, keyId)) {
+            stored.set(keyId, null);
+            continue;
+          }
+          const existing = this.keys.get(id);
+          if (existing) stored.set(keyId, Buffer.from(existing));
+          else {
+            this.keys.put(id, key);
+            stored.set(keyId, key);
+          }
+        }
+        return stored;
+      });
+      return result;
+    });
+  }
+
+  async forget(scope: Scope, keyIds: string[]): Promise<number> {
+    const destroyed = await this.shared(() =>
+      this.durable(() => {
+        let count = 0;
+        for (const keyId of new Set(keyIds)) {
+          const id: SubjectKey = [scope.tenantId, scope.endUserId, keyId];
+          const parts = memoryIdPrefixOf(keyId);
+          const partKeys = [...this.keys.getKeys({ start: [scope.tenantId, scope.endUserId, parts], end: [scope.tenantId, scope.endUserId, `${parts}\uffff`] })] as SubjectKey[];
+          for (const key of [id, ...partKeys.filter((key) => jobIdOfMemory(key[2]) === keyId)]) {
+            if (!this.keys.doesExist(key)) continue;
+            this.keys.remove(key);
+            count++;
+          }
+          if (this.tombstones.get(id) === undefined) this.tombstones.put(id, Date.now());
+        }
+        return count;
+      }),
+    );
+    await this.compact();
+    return destroyed;
+  }
+
+  async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
+    const destroyed = await this.shared(() =>
+      this.durable(() => {
+        const erasure: ErasureKey = [scope.tenantId, scope.endUserId ?? WHOLE_TENANT];
+        this.erasures.put(erasure, Math.max(before, this.erasures.get(erasure) ?? 0));
+        const start = scope.endUserId === null ? [scope.tenantId] : [scope.tenantId, scope.endUserId];
+        const covered = [...this.keys.getKeys({ start, end: [...start, AFTER_ALL] })].filter((id) => erasureDestroys((id as SubjectKey)[2], before));
+        for (const id of covered) this.keys.remove(id as SubjectKey);
+        return covered.length;
+      }),
+    );
+    await this.compact();
+    return destroyed;
+  }
+
+  forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
+    return this.shared(async () => new Set(keyIds.filter((keyId) => this.isForgotten(scope, keyId))));
+  }
+
+  async *entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }> {
+    const all = await this.shared(async () => [...this.keys.getRange({})].map(({ key, value }) => ({ id: key as SubjectKey, key: Buffer.from(value) })));
+    for (const { id, key } of all) yield { scope: { tenantId: id[0], endUserId: id[1] }, keyId: id[2], key };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.gate.exclusive(() => this.env.close());
+  }
+
+  private isForgotten(scope: Scope, keyId: string): boolean {
+    if (tombstonesCovering(keyId).some((id) => this.tombstones.get([scope.tenantId, scope.endUserId, id]) !== undefined)) return true;
+    for (const user of [scope.endUserId, WHOLE_TENANT]) {
+      const before = this.erasures.get([scope.tenantId, user]);
+      if (before !== undefined && erasureCovers(keyId, before)) return true;
+    }
+    return false;
+  }
+
+  /** Rewrites the file with its live pages only, so destroyed keys leave no bytes behind. */
+  private compact(): Promise<void> {
+    return this.gate.exclusive(async () => {
+      const copy = `${this.dir}.compacting`;
+      let envClosed = false;
+      try {
+        await rm(copy, { recursive: true, force: true });
+        await mkdir(copy);
+        await this.env.backup(copy, true);
+        await this.env.close();
+        envClosed = true;
+        await rename(join(copy, 'data.mdb'), join(this.dir, 'data.mdb'));
+        await rm(copy, { recursive: true, force: true });
+      } catch (error) {
+        throw storageError('compaction', error);
+      } finally {
+        if (envClosed && !this.closed) this.openEnv();
+      }
+    });
+  }
+
+  private async durable<T>(body: () => T): Promise<T> {
+    try {
+      const result = await this.env.transaction(body);
+      await this.env.flushed;
+      return result;
+    } catch (error) {
+      throw storageError('write', error);
+    }
+  }
+
+  private shared<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new MemoryServiceError('KEYS.CLOSED', 'the key store is closed'));
+    return this.gate.shared(async () => {
+      try {
+        return await operation();
+      } catch (error) {
+        throw error instanceof MemoryServiceError ? error : storageError('read', error);
+      }
+    });
+  }
+}

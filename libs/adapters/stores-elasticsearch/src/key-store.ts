@@ -1,0 +1,214 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { MemoryServiceError } from '@memory/platform';
+import { acceptedAtOf, jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
+import { erasureCovers, tombstonesCovering, type DataKeyStore, type Scope } from '@memory/ports';
+import type { SharedClient } from './client.js';
+import { deleteMatching } from './delete-matching.js';
+import { call } from './errors.js';
+import { documentId } from './names.js';
+import { SOFT_DELETE_RETENTION_MS } from './templates.js';
+
+interface SubjectDocument {
+  kind: 'key' | 'tombstone';
+  tenantId: string;
+  endUserId: string;
+  keyId: string;
+  /** The subject's accept time, when its id has one: what an erasure compares. */
+  acceptedAt: number | null;
+  /** base64 of the data key; absent on a tombstone. */
+  key?: string;
+}
+
+interface ErasureDocument {
+  kind: 'erasure';
+  tenantId: string;
+  /** '' for a whole tenant. */
+  endUserId: string;
+  before: number;
+}
+
+const WHOLE_TENANT = '';
+const subjectId = (scope: Scope, keyId: string) => documentId('key', scope.tenantId, scope.endUserId, keyId);
+const erasureId = (tenantId: string, endUserId: string) => documentId('erasure', tenantId, endUserId);
+
+/**
+ * DataKeyStore on one index: a document per subject (its key, or its tombstone once forgotten, under the same _id)
+ * and one per erasure. Reads by id are realtime GETs, so a key is readable the moment it is created and a
+ * tombstone is seen at once by every process.
+ *
+ * A destroyed key's old version stays in the index's segments as a soft-deleted document until a merge drops it;
+ * so every forget and erase asks for a merge that expunges deleted documents once the soft-delete retention has
+ * passed (SOFT_DELETE_RETENTION on this index).
+ */
+export class ElasticsearchKeyStore implements DataKeyStore {
+  private readonly client: Client;
+  private closed = false;
+  private expungeTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly shared: SharedClient,
+    private readonly index: string,
+    private readonly expungeDelayMs = SOFT_DELETE_RETENTION_MS + 10_000,
+  ) {
+    this.client = shared.acquire();
+  }
+
+  async get(scope: Scope, keyIds: string[]): Promise<Map<string, Buffer>> {
+    this.checkOpen();
+    const found = new Map<string, Buffer>();
+    const docs = await this.subjects(scope, keyIds);
+    for (const [keyId, doc] of docs) if (doc.kind === 'key' && doc.key) found.set(keyId, Buffer.from(doc.key, 'base64'));
+    return found;
+  }
+
+  async create(scope: Scope, keys: Map<string, Buffer>): Promise<Map<string, Buffer | null>> {
+    this.checkOpen();
+    const ids = [...keys.keys()];
+    const operations = ids.flatMap((keyId) => [
+      { create: { _index: this.index, _id: subjectId(scope, keyId) } },
+      { kind: 'key', tenantId: scope.tenantId, endUserId: scope.endUserId, keyId, acceptedAt: acceptedAtOf(keyId), key: keys.get(keyId)!.toString('base64') } satisfies SubjectDocument,
+    ]);
+    const parents = [...new Set(ids.flatMap((keyId) => tombstonesCovering(keyId).slice(1)))];
+    const [bulk, erasures, parentDocs] = await Promise.all([
+      call('KEYS', `create ${ids.length} data keys`, () => this.client.bulk({ operations, refresh: false })),
+      this.erasuresOf(scope),
+      this.subjects(scope, parents),
+    ]);
+    const result = new Map<string, Buffer | null>();
+    const lost: string[] = [];
+    bulk.items.forEach((item, i) => {
+      const outcome = item.create!;
+      if (outcome.status === 409) lost.push(ids[i]!);
+      else if (outcome.error) throw new MemoryServiceError('KEYS.STORAGE', `creating data key ${ids[i]} failed: ${outcome.error.reason ?? outcome.error.type}`, { retriable: true });
+      else result.set(ids[i]!, keys.get(ids[i]!)!);
+    });
+    // Another writer created the subject first: its key (or its tombstone) is the answer.
+    for (const [keyId, doc] of await this.subjects(scope, lost)) result.set(keyId, doc.kind === 'key' && doc.key ? Buffer.from(doc.key, 'base64') : null);
+    // Created after an erasure or a job's tombstone that covers it: take it back, so it never gets a readable key.
+    const covered = (keyId: string) => erasures.some((before) => erasureCovers(keyId, before)) || tombstonesCovering(keyId).some((id) => parentDocs.get(id)?.kind === 'tombstone');
+    const erased = [...result.keys()].filter((keyId) => result.get(keyId) !== null && covered(keyId));
+    if (erased.length > 0) {
+      await this.forget(scope, erased);
+      for (const keyId of erased) result.set(keyId, null);
+    }
+    return result;
+  }
+
+  async forget(scope: Scope, keyIds: string[]): Promise<number> {
+    this.checkOpen();
+    const unique = [...new Set(keyIds)];
+    if (unique.length === 0) return 0;
+    const existing = await this.subjects(scope, unique);
+    const parts = await this.partsOf(scope, unique);
+    const operations = unique.flatMap((keyId) => [
+      { index: { _index: this.index, _id: subjectId(scope, keyId) } },
+      { kind: 'tombstone', tenantId: scope.tenantId, endUserId: scope.endUserId, keyId, acceptedAt: acceptedAtOf(keyId) } satisfies SubjectDocument,
+    ]);
+    const bulk = await call('KEYS', `forget ${unique.length} data keys`, () => this.client.bulk({ operations, refresh: false }));
+    if (bulk.errors) throw new MemoryServiceError('KEYS.STORAGE', 'forgetting data keys failed in part; retry', { retriable: true });
+    if (parts.length > 0) {
+      const removed = await call('KEYS', `destroy ${parts.length} part keys`, () =>
+        this.client.bulk({ operations: parts.map((keyId) => ({ delete: { _index: this.index, _id: subjectId(scope, keyId) } })), refresh: false }),
+      );
+      if (removed.errors) throw new MemoryServiceError('KEYS.STORAGE', 'destroying part keys failed in part; retry', { retriable: true });
+    }
+    this.scheduleExpunge();
+    return [...existing.values()].filter((doc) => doc.kind === 'key').length + parts.length;
+  }
+
+  async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
+    this.checkOpen();
+    const endUserId = scope.endUserId ?? WHOLE_TENANT;
+    const [userBefore, tenantBefore] = await this.erasuresOf({ tenantId: scope.tenantId, endUserId });
+    const current = scope.endUserId === null ? tenantBefore : userBefore;
+    await call('KEYS', `record the erasure of ${scope.tenantId}/${endUserId}`, () =>
+      this.client.index({ index: this.index, id: erasureId(scope.tenantId, endUserId), document: { kind: 'erasure', tenantId: scope.tenantId, endUserId, before: Math.max(before, current) } satisfies ErasureDocument }),
+    );
+    const filter: estypes.QueryDslQueryContainer[] = [{ term: { kind: 'key' } }, { term: { tenantId: scope.tenantId } }];
+    if (scope.endUserId !== null) filter.push({ term: { endUserId: scope.endUserId } });
+    const destroyed = await deleteMatching(this.client, 'KEYS', `destroy the keys of ${scope.tenantId}/${endUserId}`, this.index, {
+      bool: { filter, should: [{ range: { acceptedAt: { lt: before } } }, { bool: { must_not: { exists: { field: 'acceptedAt' } } } }], minimum_should_match: 1 },
+    });
+    this.scheduleExpunge();
+    return destroyed;
+  }
+
+  async forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
+    this.checkOpen();
+    const [docs, erasures] = await Promise.all([this.subjects(scope, [...new Set(keyIds.flatMap(tombstonesCovering))]), this.erasuresOf(scope)]);
+    const tombstoned = (keyId: string) => tombstonesCovering(keyId).some((id) => docs.get(id)?.kind === 'tombstone');
+    return new Set(keyIds.filter((keyId) => tombstoned(keyId) || erasures.some((before) => erasureCovers(keyId, before))));
+  }
+
+  async *entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }> {
+    this.checkOpen();
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const page = await call('KEYS', 'list data keys', () =>
+        this.client.search<SubjectDocument>({ index: this.index, size: 1000, query: { term: { kind: 'key' } }, sort: [{ tenantId: 'asc' }, { endUserId: 'asc' }, { keyId: 'asc' }], ...(after ? { search_after: after } : {}) }),
+      );
+      for (const hit of page.hits.hits) {
+        const doc = hit._source!;
+        if (doc.key) yield { scope: { tenantId: doc.tenantId, endUserId: doc.endUserId }, keyId: doc.keyId, key: Buffer.from(doc.key, 'base64') };
+      }
+      if (page.hits.hits.length < 1000) return;
+      after = page.hits.hits[page.hits.hits.length - 1]!.sort;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.expungeTimer) clearTimeout(this.expungeTimer);
+    await this.shared.release();
+  }
+
+  private async subjects(scope: Scope, keyIds: string[]): Promise<Map<string, SubjectDocument>> {
+    const found = new Map<string, SubjectDocument>();
+    if (keyIds.length === 0) return found;
+    const response = await call('KEYS', `read ${keyIds.length} data keys`, () => this.client.mget<SubjectDocument>({ index: this.index, ids: keyIds.map((keyId) => subjectId(scope, keyId)) }));
+    response.docs.forEach((doc, i) => {
+      const source = 'found' in doc && doc.found ? doc._source : undefined;
+      // The _id is a hash; the fields are checked too, so a collision could never hand out another subject's key.
+      if (source && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyIds[i]) found.set(keyIds[i]!, source);
+    });
+    return found;
+  }
+
+  /** The key ids of the parts (`mem_<jobId>_<n>`) of these jobs that have keys. */
+  private async partsOf(scope: Scope, jobIds: string[]): Promise<string[]> {
+    await call('KEYS', 'refresh the key index', () => this.client.indices.refresh({ index: this.index }));
+    const response = await call('KEYS', 'find part keys', () =>
+      this.client.search<SubjectDocument>({
+        index: this.index,
+        size: 10_000,
+        _source: ['keyId'],
+        query: { bool: { filter: [{ term: { kind: 'key' } }, { term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }], should: jobIds.map((jobId) => ({ prefix: { keyId: memoryIdPrefixOf(jobId) } })), minimum_should_match: 1 } },
+      }),
+    );
+    return response.hits.hits.map((hit) => hit._source!.keyId).filter((keyId) => jobIds.includes(jobIdOfMemory(keyId) ?? ''));
+  }
+
+  /** The accept times before which the end user's and the tenant's erasures forget everything (0 when none). */
+  private async erasuresOf(scope: Scope): Promise<[user: number, tenant: number]> {
+    const response = await call('KEYS', `read the erasures of ${scope.tenantId}/${scope.endUserId}`, () =>
+      this.client.mget<ErasureDocument>({ index: this.index, ids: [erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT)] }),
+    );
+    const before = (doc: (typeof response.docs)[number]) => ('found' in doc && doc.found && doc._source?.kind === 'erasure' ? doc._source.before : 0);
+    return [before(response.docs[0]!), before(response.docs[1]!)];
+  }
+
+  /** One merge that expunges deleted documents, once the soft-delete retention of the latest destruction has passed. */
+  private scheduleExpunge(): void {
+    if (this.expungeTimer) clearTimeout(this.expungeTimer);
+    this.expungeTimer = setTimeout(() => {
+      this.expungeTimer = null;
+      void this.client.indices.forcemerge({ index: this.index, only_expunge_deletes: true }).catch(() => undefined);
+    }, this.expungeDelayMs);
+    this.expungeTimer.unref();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new MemoryServiceError('KEYS.CLOSED', 'the key store is closed');
+  }
+}

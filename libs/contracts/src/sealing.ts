@@ -1,0 +1,88 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { MemoryServiceError } from '@memory/platform';
+import type { EventName } from './catalog.js';
+
+/**
+ * Where the codec gets data keys. Every event that carries an end user's content is sealed with the key of its
+ * subject (a job, or one part of a multi-part job), so forgetting that subject is destroying its key: the records
+ * stay in the log, in every copy of it, and can no longer be read by anyone.
+ */
+export interface ContentKeys {
+  /** The subject's key, created on first use; rejects with KEY.FORGOTTEN when the subject was forgotten. */
+  keyFor(tenantId: string, endUserId: string, keyId: string): Promise<Buffer>;
+  /** The subject's key, or null when it was forgotten (or never existed); never creates one. */
+  existingKey(tenantId: string, endUserId: string, keyId: string): Promise<Buffer | null>;
+}
+
+/** The key id a multi-part job's parts are sealed with, one per part, so one page can be forgotten alone. */
+export function contentKeyId(subject: { jobId: string; memoryId: string; partCount: number }): string {
+  return subject.partCount > 1 ? subject.memoryId : subject.jobId;
+}
+
+/** The key id of the per-user aggregate (the centroid), destroyed when the end user is erased. */
+export const USER_AGGREGATE_KEY_ID = 'centroid';
+
+type Subject = { tenantId: string; endUserId: string };
+
+/** The events that carry content, and which subject's key seals each. Events of ids only travel in clear. */
+export const SEALED_EVENTS: Partial<Record<EventName, (value: never) => string>> = {
+  ingestRequested: (v: { jobId: string }) => v.jobId,
+  resolved: (v: { jobId: string }) => v.jobId,
+  enriched: (v: { jobId: string; memoryId: string; partCount: number }) => contentKeyId(v),
+  committed: (v: { jobId: string; memoryId: string; partCount: number }) => contentKeyId(v),
+  jobStatus: (v: { jobId: string }) => v.jobId,
+  centroidUpdated: () => USER_AGGREGATE_KEY_ID,
+};
+
+export const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** A fresh random data key. */
+export function newDataKey(): Buffer {
+  return randomBytes(KEY_BYTES);
+}
+
+export function keyForgotten(tenantId: string, endUserId: string, keyId: string): MemoryServiceError {
+  return new MemoryServiceError('KEY.FORGOTTEN', `the content of ${keyId} (${tenantId}/${endUserId}) was forgotten: its key is destroyed`, {
+    details: { tenantId, endUserId, keyId },
+  });
+}
+
+/**
+ * The sealed body: who it belongs to in clear (tenant, end user, key id: ids only, so a reader knows which key to
+ * ask for), then AES-256-GCM of the Avro body. The subject is authenticated, so a sealed body cannot be passed off as
+ * another's; the schema id is not, so export-to-kafka can rewrite it for another registry.
+ */
+export function sealBody(subject: Subject, keyId: string, key: Buffer, body: Buffer): Buffer {
+  const ref = Buffer.from([subject.tenantId, subject.endUserId, keyId].join('\u0000'), 'utf8');
+  const refLength = Buffer.allocUnsafe(2);
+  refLength.writeUInt16BE(ref.length, 0);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.concat([refLength, ref]));
+  const sealed = Buffer.concat([cipher.update(body), cipher.final()]);
+  return Buffer.concat([refLength, ref, iv, cipher.getAuthTag(), sealed]);
+}
+
+/** The subject a sealed body names, and where its ciphertext starts. */
+export function sealedSubject(sealed: Buffer): { tenantId: string; endUserId: string; keyId: string } {
+  const refLength = sealed.readUInt16BE(0);
+  const [tenantId = '', endUserId = '', keyId = ''] = sealed.subarray(2, 2 + refLength).toString('utf8').split('\u0000');
+  return { tenantId, endUserId, keyId };
+}
+
+export function openBody(sealed: Buffer, key: Buffer): Buffer {
+  const refLength = sealed.readUInt16BE(0);
+  const ivStart = 2 + refLength;
+  const iv = sealed.subarray(ivStart, ivStart + IV_BYTES);
+  const tag = sealed.subarray(ivStart + IV_BYTES, ivStart + IV_BYTES + TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAAD(sealed.subarray(0, ivStart));
+  decipher.setAuthTag(tag);
+  try {
+    return Buffer.concat([decipher.update(sealed.subarray(ivStart + IV_BYTES + TAG_BYTES)), decipher.final()]);
+  } catch (cause) {
+    throw new MemoryServiceError('CONTRACT.BAD_SEAL', 'a sealed record does not open with its key (corrupt, or not the subject it names)', { cause });
+  }
+}

@@ -1,0 +1,125 @@
+import { acceptedAtOf, jobIdOfMemory, keyForgotten, newDataKey, type ContentKeys } from '@memory/contracts';
+import type { Scope } from './memory.js';
+
+/**
+ * The data keys that seal each subject's content in the log (see @memory/contracts sealing.ts), and the tombstones
+ * of forgotten subjects. A forgotten key id can never get a key again, so a stage that still holds a forgotten
+ * memory in flight cannot write it anywhere sealed. Tombstones hold ids only.
+ */
+export interface DataKeyStore {
+  /** The keys that exist for these ids; forgotten and unknown ids are left out. */
+  get(scope: Scope, keyIds: string[]): Promise<Map<string, Buffer>>;
+  /**
+   * Stores these keys durably unless a key already exists for the id (that one is returned instead); a forgotten id
+   * maps to null and gets no key.
+   */
+  create(scope: Scope, keys: Map<string, Buffer>): Promise<Map<string, Buffer | null>>;
+  /**
+   * Destroys these keys, and for a job id the keys of its parts (`mem_<jobId>_<n>`), and leaves a tombstone for each
+   * id; returns how many keys existed.
+   */
+  forget(scope: Scope, keyIds: string[]): Promise<number>;
+  /**
+   * Erasure of an end user (or, with endUserId null, of a whole tenant): destroys every key of subjects accepted
+   * before `before` (ms epoch, see acceptedAtOf) and every key without an accept time, and refuses such subjects' keys
+   * from now on. Returns how many keys existed.
+   */
+  erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number>;
+  /** Which of these ids are forgotten (by tombstone or by an erasure of their user or tenant). */
+  forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>>;
+  /** Every key of the store, for moving a deployment (export-to-kafka); not for the request path. */
+  entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The subjects whose tombstone forgets this key id: itself, and for a part of a multi-part job (a memory id) the
+ * job, so forgetting a job forgets the parts the enricher has not split yet.
+ */
+export function tombstonesCovering(keyId: string): string[] {
+  const jobId = jobIdOfMemory(keyId);
+  return jobId ? [keyId, jobId] : [keyId];
+}
+
+/** Whether an erasure at `before` forgets this subject for good: one accepted before it. */
+export function erasureCovers(keyId: string, before: number): boolean {
+  const acceptedAt = acceptedAtOf(keyId);
+  return acceptedAt !== null && acceptedAt < before;
+}
+
+/**
+ * Whether an erasure at `before` destroys this key: a subject it covers, or a per-user aggregate (no accept time),
+ * which starts anew afterwards.
+ */
+export function erasureDestroys(keyId: string, before: number): boolean {
+  return acceptedAtOf(keyId) === null || erasureCovers(keyId, before);
+}
+
+/**
+ * The codec's ContentKeys over a DataKeyStore, with the keys it has seen cached: a forgotten key leaves the cache
+ * through `forget` and `erase` here, and a stage process learns of another process's forgetting at its next
+ * read, so the cache holds keys for a bounded time only.
+ */
+export class Keyring implements ContentKeys {
+  private readonly cache = new Map<string, { key: Buffer; at: number }>();
+
+  constructor(
+    private readonly store: DataKeyStore,
+    private readonly options: { cacheMs?: number; maxCached?: number; now?: () => number } = {},
+  ) {}
+
+  async keyFor(tenantId: string, endUserId: string, keyId: string): Promise<Buffer> {
+    const cached = this.cached(tenantId, endUserId, keyId);
+    if (cached) return cached;
+    const scope = { tenantId, endUserId };
+    const key = (await this.store.create(scope, new Map([[keyId, newDataKey()]]))).get(keyId);
+    if (!key) throw keyForgotten(tenantId, endUserId, keyId);
+    this.remember(tenantId, endUserId, keyId, key);
+    return key;
+  }
+
+  async existingKey(tenantId: string, endUserId: string, keyId: string): Promise<Buffer | null> {
+    const cached = this.cached(tenantId, endUserId, keyId);
+    if (cached) return cached;
+    const key = (await this.store.get({ tenantId, endUserId }, [keyId])).get(keyId) ?? null;
+    if (key) this.remember(tenantId, endUserId, keyId, key);
+    return key;
+  }
+
+  async forget(scope: Scope, keyIds: string[]): Promise<number> {
+    for (const keyId of keyIds) this.cache.delete(cacheKey(scope.tenantId, scope.endUserId, keyId));
+    return this.store.forget(scope, keyIds);
+  }
+
+  async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
+    const prefix = scope.endUserId === null ? `${scope.tenantId}\u0000` : `${scope.tenantId}\u0000${scope.endUserId}\u0000`;
+    for (const key of [...this.cache.keys()]) if (key.startsWith(prefix)) this.cache.delete(key);
+    return this.store.erase(scope, before);
+  }
+
+  forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
+    return this.store.forgotten(scope, keyIds);
+  }
+
+  private cached(tenantId: string, endUserId: string, keyId: string): Buffer | null {
+    const id = cacheKey(tenantId, endUserId, keyId);
+    const entry = this.cache.get(id);
+    if (!entry) return null;
+    if (this.now() - entry.at > (this.options.cacheMs ?? 5_000)) {
+      this.cache.delete(id);
+      return null;
+    }
+    return entry.key;
+  }
+
+  private remember(tenantId: string, endUserId: string, keyId: string, key: Buffer): void {
+    if (this.cache.size >= (this.options.maxCached ?? 100_000)) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(cacheKey(tenantId, endUserId, keyId), { key, at: this.now() });
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}
+
+const cacheKey = (tenantId: string, endUserId: string, keyId: string) => `${tenantId}\u0000${endUserId}\u0000${keyId}`;
