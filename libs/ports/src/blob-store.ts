@@ -12,7 +12,10 @@ export interface BlobStore {
   get(key: string): Promise<Readable>;
   head(key: string): Promise<BlobInfo | null>;
   delete(key: string): Promise<void>;
-  /** Deletes every blob whose key starts with `prefix` (a whole key segment, ending in "/"); returns how many. */
-  deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Deletes every blob whose key starts with `prefix` (whole key segments, ending in "/") and that `only` accepts,
+   * when given; returns how many.
+   */
+  deletePrefix(prefix: string, only?: (key: string) => boolean): Promise<number>;
   close(): Promise<void>;
 }

@@ -164,6 +164,21 @@ export function describeBlobStoreContract(adapterName: string, factory: StoreFac
         expect((await bytesOf(await store.get(key('kept')))).toString()).to.equal('stay');
       });
 
+      it('deletes by prefix: whole segments only, the filter respected, other users and tenants untouched', async () => {
+        for (const k of [key('job_1/original'), key('job_1/preview.webp'), key('job_2/a.pdf'), key('job_1/original', 'user-10'), key('job_1/original', 'user-1', `${tenant}x`)]) {
+          await store.put(k, Buffer.from(k), 'text/plain');
+        }
+        expect(await store.deletePrefix(`${tenant}/user-1/job_1/`)).to.equal(2);
+        expect(await store.head(key('job_1/original'))).to.equal(null);
+        expect(await store.head(key('job_2/a.pdf'))).to.not.equal(null);
+        expect(await store.deletePrefix(`${tenant}/user-1/`, (k) => !k.includes('job_2'))).to.equal(0);
+        expect(await store.deletePrefix(`${tenant}/user-1/`)).to.equal(1);
+        expect(await store.head(key('job_1/original', 'user-10')), 'user-1/ is not a prefix of user-10/').to.not.equal(null);
+        expect(await store.head(key('job_1/original', 'user-1', `${tenant}x`))).to.not.equal(null);
+        expect(await store.deletePrefix(`${tenant}/nobody/`)).to.equal(0);
+        await expectCode(store.deletePrefix(`${tenant}/user-1`), 'BLOB.INVALID_KEY');
+      });
+
       it('writes a deleted key again', async () => {
         await store.put(key('again'), Buffer.from('one'), 'text/plain');
         await store.delete(key('again'));

@@ -50,6 +50,19 @@ export function describeCentroidStoreContract(adapterName: string, factory: Stor
       expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set(['m1', 'm2']));
     });
 
+    it('resets one end user\'s centroid and members, so it can be recomputed from scratch', async () => {
+      const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
+      await store.save(scope, centroid([1, 0, 0, 0], 2, 1.5), ['m1', 'm2']);
+      await store.save(otherUser, centroid([0, 1, 0, 0], 1, 1), ['m1']);
+      await store.reset(scope);
+      expect(await store.get(scope)).to.equal(null);
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set());
+      expect(await store.members(otherUser, ['m1'])).to.deep.equal(new Set(['m1']));
+      await store.save(scope, centroid([0, 0, 1, 0], 1, 1), ['m2']);
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set(['m2']));
+      await store.reset(freshScope());
+    });
+
     it('keeps tenants and end users apart', async () => {
       const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
       const otherTenant: Scope = { ...freshScope(), endUserId: scope.endUserId };

@@ -162,6 +162,18 @@ export function describeGraphStoreContract(adapterName: string, factory: StoreFa
       expect(await store.deleteNodes(scope, [g.ids.m1])).to.equal(0);
     });
 
+    it('erases every node and edge of one end user, and nothing of another', async () => {
+      const otherUser: Scope = { tenantId: scope.tenantId, endUserId: `${scope.endUserId}-other` };
+      const other = graphOf(otherUser);
+      await store.upsert(other.nodes, other.edges);
+      expect(await store.erase(scope)).to.deep.equal({ nodes: 5, edges: 6 });
+      expect(await store.getNodes(scope, g.nodes.map((n) => n.id))).to.deep.equal([]);
+      expect(await store.neighbours(scope, g.ids.user, { depth: 3 })).to.deep.equal([]);
+      expect(await store.getNodes(otherUser, other.nodes.map((n) => n.id))).to.have.length(5);
+      expect(reached(await store.neighbours(otherUser, other.ids.m1))).to.deep.equal([`1:${other.ids.alice}`, `1:${other.ids.m2}`, `1:${other.ids.user}`]);
+      expect(await store.erase(scope)).to.deep.equal({ nodes: 0, edges: 0 });
+    });
+
     it('keeps tenants and end users apart, even with the same node ids and when ids are passed explicitly', async () => {
       const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
       const otherTenant: Scope = { ...freshScope(), endUserId: scope.endUserId };

@@ -37,6 +37,23 @@ export function describeJobStoreContract(adapterName: string, factory: StoreFact
       await harness.cleanup();
     });
 
+    it('forgets jobs by id, and erases an end user\'s (or a tenant\'s) jobs accepted before a time', async () => {
+      const job = (jobId: string, endUserId: string) => ({ ...newJob(tenant, jobId), endUserId });
+      const put = (record: JobRecord) => store.update(tenant, record.jobId, () => record);
+      await put(job('job_1700000000001_user-1', 'user-1'));
+      await put(job('job_1700000000002_user-1', 'user-1'));
+      await put(job('job_1700000000009_user-1', 'user-1'));
+      await put(job('job_1700000000001_user-2', 'user-2'));
+      expect(await store.forget(tenant, ['job_1700000000001_user-1', 'job_missing'])).to.equal(1);
+      expect(await store.get(tenant, 'job_1700000000001_user-1')).to.equal(null);
+      expect(await store.erase({ tenantId: tenant, endUserId: 'user-1' }, 1_700_000_000_005)).to.equal(1);
+      expect(await store.get(tenant, 'job_1700000000002_user-1')).to.equal(null);
+      expect(await store.get(tenant, 'job_1700000000009_user-1'), 'accepted after the erasure').to.not.equal(null);
+      expect(await store.get(tenant, 'job_1700000000001_user-2')).to.not.equal(null);
+      expect(await store.erase({ tenantId: tenant, endUserId: null }, 1_700_000_000_010)).to.equal(2);
+      expect(await store.get(tenant, 'job_1700000000001_user-2')).to.equal(null);
+    });
+
     it('has no record for an unknown job', async () => {
       expect(await store.get(tenant, 'job-1')).to.equal(null);
     });

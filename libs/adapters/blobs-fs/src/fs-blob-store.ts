@@ -103,7 +103,7 @@ export class FsBlobStore implements BlobStore {
    * File names are hashes of whole keys, so the blobs under a prefix are found by reading the trailers of the
    * tenant's files: the cost grows with the tenant's blob count, not with the prefix's.
    */
-  async deletePrefix(prefix: string): Promise<number> {
+  async deletePrefix(prefix: string, only: (key: string) => boolean = () => true): Promise<number> {
     this.checkOpen();
     checkPrefix(prefix);
     const tenantDir = this.layout.groupDir(prefix);
@@ -113,7 +113,7 @@ export class FsBlobStore implements BlobStore {
       for (const name of await readdir(shardDir).catch(() => [] as string[])) {
         const path = join(shardDir, name);
         const key = await keyOfFile(path);
-        if (key === null || !key.startsWith(prefix)) continue;
+        if (key === null || !key.startsWith(prefix) || !only(key)) continue;
         await this.delete(key);
         removed++;
       }

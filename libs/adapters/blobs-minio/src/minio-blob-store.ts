@@ -106,13 +106,13 @@ export class MinioBlobStore implements BlobStore {
     });
   }
 
-  deletePrefix(prefix: string): Promise<number> {
+  deletePrefix(prefix: string, only: (key: string) => boolean = () => true): Promise<number> {
     return this.track(async () => {
       const objectPrefix = this.settings.prefix + checkPrefix(prefix);
       try {
         const names: string[] = [];
         for await (const item of this.client.listObjectsV2(this.settings.bucket, objectPrefix, true)) {
-          if (item.name) names.push(item.name);
+          if (item.name && only(item.name.slice(this.settings.prefix.length))) names.push(item.name);
         }
         if (names.length > 0) await this.client.removeObjects(this.settings.bucket, names);
         return names.length;

@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { call } from './errors.js';
-import { deleteMatching } from './delete-matching.js';
+import { acceptedAtOf } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
 import type { JobRecord, JobStore } from '@memory/ports';
 import type { SharedClient } from './client.js';
@@ -77,9 +77,27 @@ export class ElasticsearchJobStore implements JobStore {
   async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
     this.checkOpen();
     checkJobKey(scope.tenantId, 'erase');
-    const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId: scope.tenantId } }, { range: { acceptedAt: { lt: before } } }];
+    const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId: scope.tenantId } }];
     if (scope.endUserId !== null) filter.push({ term: { endUserId: scope.endUserId } });
-    return deleteMatching(this.client, 'JOBS', `erase the jobs of ${scope.tenantId}/${scope.endUserId ?? '*'}`, this.index, { bool: { filter } });
+    const what = `erase the jobs of ${scope.tenantId}/${scope.endUserId ?? '*'}`;
+    // The accept time is read from the job id, as every store reads it (the record's acceptedAt is the log's time).
+    const erased: string[] = [];
+    let after: estypes.SortResults | undefined;
+    await call('JOBS', `${what}: refresh`, () => this.client.indices.refresh({ index: this.index }));
+    for (;;) {
+      const page = await call('JOBS', what, () =>
+        this.client.search<JobRecord>({ index: this.index, size: 1_000, _source: ['jobId', 'acceptedAt'], query: { bool: { filter } }, sort: [{ jobId: 'asc' }], ...(after ? { search_after: after } : {}) }),
+      );
+      for (const hit of page.hits.hits) {
+        const job = hit._source!;
+        if ((acceptedAtOf(job.jobId) ?? job.acceptedAt) < before) erased.push(job.jobId);
+      }
+      if (page.hits.hits.length < 1_000) break;
+      after = page.hits.hits[page.hits.hits.length - 1]!.sort;
+    }
+    let removed = 0;
+    for (let i = 0; i < erased.length; i += 1_000) removed += await this.forget(scope.tenantId, erased.slice(i, i + 1_000));
+    return removed;
   }
 
   async close(): Promise<void> {

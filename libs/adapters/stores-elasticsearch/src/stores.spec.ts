@@ -76,7 +76,7 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(mapping['eventRanges']).to.deep.include({ type: 'date_range' });
       const indices = await raw.cat.indices({ index: `${options.prefix}-*`, h: 'index', format: 'json' });
       expect(indices.map((row) => row.index).sort()).to.deep.equal(
-        ['centroid-members', 'centroids', 'jobs', 'memories'].map((kind) => `${options.prefix}-${kind}`),
+        ['centroid-members', 'centroids', 'jobs', 'keys', 'memories'].map((kind) => `${options.prefix}-${kind}`),
       );
     });
 
