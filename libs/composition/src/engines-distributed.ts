@@ -49,7 +49,8 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     graph: async () =>
       config.arango.url
         ? openArangoGraphStore({ ...config.arango, url: config.arango.url, collectionPrefix: config.namespace ? `${config.namespace.replace(/-/g, '_')}_` : 'memory_', createDatabase: true })
-        : createEmbeddedGraphStore({ dir: join(config.dataDir, 'graph') }),
+        : // Several processes share this file: none may replace it by a compacted copy (see the README's forgetting section).
+          createEmbeddedGraphStore({ dir: join(config.dataDir, 'graph'), compactAfterDeletes: false }),
     blobs: () => openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
     describe: () => [
       `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,

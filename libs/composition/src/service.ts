@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@memory/platform';
 import type { Consumer } from '@memory/ports';
-import { createApiKeyRegistry, createHttpApi, createIngestion, type HttpApiDeps } from '@memory/http-api';
+import { createJobIdClock } from '@memory/contracts';
+import { createApiKeyRegistry, createForgetting, createHttpApi, createIngestion, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -67,7 +68,10 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     if (roles.http.api && roles.http.ingestion) {
       deps.blobs = await infra.blobs();
       deps.documentMaxBytes = config.documentMaxBytes;
-      deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger });
+      // One clock for every job id this process issues, so an erasure and an ingestion never share a millisecond.
+      const nextJobId = createJobIdClock();
+      deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, nextJobId });
+      deps.forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), nextJobId });
     }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
     if (roles.http.api && roles.http.search === 'local') {

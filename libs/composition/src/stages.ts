@@ -5,6 +5,7 @@ import { enricherStage } from '@memory/stage-enricher';
 import { dualWriterStage } from '@memory/stage-dual-writer';
 import { centroidCalibratorStage } from '@memory/stage-centroid-calibrator';
 import { jobTrackerStage } from '@memory/stage-job-tracker';
+import { forgetterStage } from '@memory/stage-forgetter';
 import type { Infrastructure } from './infrastructure.js';
 
 /**
@@ -23,10 +24,25 @@ export const PIPELINE_STAGES = {
   },
   'dual-writer': {
     spec: dualWriterStage,
-    deps: async (infra: Infrastructure) => ({ vectors: await infra.vectors(), graph: await infra.graph(), visualVectors: await infra.visualVectors() }),
+    deps: async (infra: Infrastructure) => ({ vectors: await infra.vectors(), graph: await infra.graph(), visualVectors: await infra.visualVectors(), keys: await infra.keyring() }),
   },
-  'centroid-calibrator': { spec: centroidCalibratorStage, deps: async (infra: Infrastructure) => ({ centroids: await infra.centroids() }) },
-  'job-tracker': { spec: jobTrackerStage, deps: async (infra: Infrastructure) => ({ jobs: await infra.jobs() }) },
+  'centroid-calibrator': {
+    spec: centroidCalibratorStage,
+    deps: async (infra: Infrastructure) => ({ centroids: await infra.centroids(), vectors: await infra.vectors(), keys: await infra.keyring() }),
+  },
+  'job-tracker': { spec: jobTrackerStage, deps: async (infra: Infrastructure) => ({ jobs: await infra.jobs(), keys: await infra.keyring() }) },
+  forgetter: {
+    spec: forgetterStage,
+    deps: async (infra: Infrastructure) => ({
+      vectors: await infra.vectors(),
+      visualVectors: await infra.visualVectors(),
+      graph: await infra.graph(),
+      centroids: await infra.centroids(),
+      blobs: await infra.blobs(),
+      jobs: await infra.jobs(),
+      keys: await infra.keyring(),
+    }),
+  },
 } as const;
 
 export type StageName = keyof typeof PIPELINE_STAGES;

@@ -24,6 +24,22 @@ export function memoryIdOf(jobId: string, partIndex: number): string {
   return `mem_${jobId}_${partIndex}`;
 }
 
+/** Whether a job id names a PDF's job, whose pages are memories of their own. */
+export function isDocumentJob(jobId: string): boolean {
+  return jobId.startsWith(`${JOB_PREFIX.document}_`);
+}
+
+/** Whether `id` is a job id of this end user (`<prefix>_<ms>_<endUserId>`), of any kind. */
+export function isJobIdOf(id: string, endUserId: string): boolean {
+  const match = /^(?:job|img_job|doc_job|upd_job|del_job)_\d{1,15}_(.+)$/.exec(id);
+  return match !== null && match[1] === endUserId;
+}
+
+/** The blob key prefix of everything one job stored, or (without a job) of everything one end user stored. */
+export function blobPrefixOf(tenantId: string, endUserId: string, jobId?: string): string {
+  return `${[tenantId, endUserId, ...(jobId === undefined ? [] : [jobId])].map(keySegment).join('/')}/`;
+}
+
 /** The job a memory id was derived from (memoryIdOf reversed), or null for an id of another shape. */
 export function jobIdOfMemory(memoryId: string): string | null {
   const match = /^mem_(.+)_\d+$/.exec(memoryId);

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { MemoryServiceError } from '@memory/platform';
 import type { EventName } from './catalog.js';
+import { isDocumentJob } from './ids.js';
 
 /**
  * Where the codec gets data keys. Every event that carries an end user's content is sealed with the key of its
@@ -14,9 +15,12 @@ export interface ContentKeys {
   existingKey(tenantId: string, endUserId: string, keyId: string): Promise<Buffer | null>;
 }
 
-/** The key id a multi-part job's parts are sealed with, one per part, so one page can be forgotten alone. */
-export function contentKeyId(subject: { jobId: string; memoryId: string; partCount: number }): string {
-  return subject.partCount > 1 ? subject.memoryId : subject.jobId;
+/**
+ * The key a memory's content is sealed with: a document's pages each have their own, so one page can be forgotten
+ * alone; a text or image job makes one memory, sealed with the job's key.
+ */
+export function contentKeyId(subject: { jobId: string; memoryId: string }): string {
+  return isDocumentJob(subject.jobId) ? subject.memoryId : subject.jobId;
 }
 
 /** The key id of the per-user aggregate (the centroid), destroyed when the end user is erased. */
@@ -28,8 +32,8 @@ type Subject = { tenantId: string; endUserId: string };
 export const SEALED_EVENTS: Partial<Record<EventName, (value: never) => string>> = {
   ingestRequested: (v: { jobId: string }) => v.jobId,
   resolved: (v: { jobId: string }) => v.jobId,
-  enriched: (v: { jobId: string; memoryId: string; partCount: number }) => contentKeyId(v),
-  committed: (v: { jobId: string; memoryId: string; partCount: number }) => contentKeyId(v),
+  enriched: (v: { jobId: string; memoryId: string }) => contentKeyId(v),
+  committed: (v: { jobId: string; memoryId: string }) => contentKeyId(v),
   jobStatus: (v: { jobId: string }) => v.jobId,
   centroidUpdated: () => USER_AGGREGATE_KEY_ID,
 };

@@ -4,6 +4,8 @@ import type { Logger } from '@memory/platform';
 import type { BlobStore, JobStore } from '@memory/ports';
 import type { ApiKeyRegistry } from './auth.js';
 import type { Ingestion } from './ingestion.js';
+import type { Forgetting } from './forgetting.js';
+import { forgetRoutes } from './routes/forget.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { requireApiKey } from './routes/guards.js';
 import { memoryRoutes } from './routes/memory.js';
@@ -23,6 +25,8 @@ import { handleTextIngestFast } from './text-ingest-fast-path.js';
 export interface HttpApiDeps {
   apiKeys: ApiKeyRegistry;
   ingestion?: Ingestion;
+  /** DELETE of memories, jobs and end users; served where ingestion is. */
+  forgetting?: Forgetting;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
@@ -57,6 +61,7 @@ function expressApp(deps: HttpApiDeps) {
       app.use(documentRoutes(deps.ingestion, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
     }
   }
+  if (deps.forgetting) app.use(forgetRoutes(deps.forgetting));
   if (deps.search) app.use('proxyTo' in deps.search ? searchProxyRoutes(deps.search.proxyTo) : searchRoutes(deps.search));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));
   app.use(notFound);

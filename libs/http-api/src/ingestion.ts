@@ -1,8 +1,7 @@
-import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, jobStatusOf, userKey, type IngestRequested } from '@memory/contracts';
+import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobStore, EventLog, JobStore } from '@memory/ports';
-import { applyJobStatus } from '@memory/stage-job-tracker';
-import { EVENTS } from '@memory/contracts';
+import { acceptJob } from './accept-job.js';
 import { MemoryServiceError, RequestError, type Logger } from '@memory/platform';
 import { sanitiseFileName, type IncomingPdf } from './upload.js';
 import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
@@ -18,23 +17,11 @@ export interface IngestionDeps {
 }
 
 
-/**
- * The ingestion use case: build the event, append it durably, and only then acknowledge. The job record is
- * written Accepted at once so GET /v1/jobs finds it; the job tracker would create it from the event anyway.
- */
+/** The ingestion use case: store the bytes (claim check), build the event, and accept it as a job (acceptJob). */
 export function createIngestion(deps: IngestionDeps) {
   const nextJobId = deps.nextJobId ?? createJobIdClock();
 
-  const accept = async (event: IngestRequested) => {
-    const value = await deps.codec.encode('ingestRequested', event);
-    await deps.log.append(EVENTS.ingestRequested.topic, [{ key: userKey(event.tenantId, event.endUserId), value }]);
-    const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
-    await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt)).catch((error: unknown) => {
-      // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
-      deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
-    });
-    return { status: 'Accepted' as const, jobId: event.jobId };
-  };
+  const accept = (event: IngestRequested) => acceptJob(deps, 'ingestRequested', event);
 
   const blobStore = () => {
     if (!deps.blobs) throw new Error('this edge was started without a blob store');

@@ -3,3 +3,4 @@ export * from './retry.js';
 export * from './logger.js';
 export * from './config.js';
 export * from './lmdb-errors.js';
+export * from './lmdb-compaction.js';

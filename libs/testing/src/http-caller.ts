@@ -6,6 +6,7 @@ export interface HasUrl {
 export interface Caller {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  delete(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
 }
 
 /** HTTP calls as one tenant (API key) and one end user. */
@@ -34,6 +35,7 @@ export function caller(service: HasUrl, apiKey: string | null, endUserId: string
   return {
     post: (path, body, extra) => send('POST', path, body, extra),
     get: (path, extra) => send('GET', path, undefined, extra),
+    delete: (path, extra) => send('DELETE', path, undefined, extra),
   };
 }
 

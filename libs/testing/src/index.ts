@@ -19,3 +19,4 @@ export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
 export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES } from './document-scenarios.js';
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
+export { describeForgetScenarios } from './forget-scenarios.js';

@@ -9,6 +9,12 @@ export interface ServiceUnderTest extends HasUrl {
   stop(): Promise<void>;
   /** How many blobs (and partial uploads) the service holds, where the test can see its store; checks that refusals store nothing. */
   storedBlobs?(): Promise<number>;
+  /**
+   * Every byte the service keeps of its end users' data where someone with access to the machine could read it:
+   * embedded, the whole data folder read while the service is stopped (it is started again after); distributed,
+   * the value of every record of every topic, read from Kafka as any client (kcat) would.
+   */
+  bytesAtRest?(): Promise<Buffer>;
 }
 
 /**

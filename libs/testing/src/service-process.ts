@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -106,19 +106,30 @@ export class ServiceProcess {
 }
 
 /** A service process as the shared scenarios drive it: started by them, stopped and its data removed after. */
-export function underTest(service: ServiceProcess): { readonly url: string; start(): Promise<void>; stop(): Promise<void>; storedBlobs(): Promise<number> } {
+export function underTest(service: ServiceProcess): { readonly url: string; start(): Promise<void>; stop(): Promise<void>; storedBlobs(): Promise<number>; bytesAtRest(): Promise<Buffer> } {
   return {
     get url() {
       return service.url;
     },
     // The embedded blob store keeps files (and partial uploads) under <data dir>/blobs.
     storedBlobs: async () => countFiles(join(service.dataDir, 'blobs')),
+    bytesAtRest: async () => {
+      await service.stop();
+      const bytes = Buffer.concat(filesUnder(service.dataDir).map((file) => readFileSync(file)));
+      await service.start();
+      return bytes;
+    },
     start: () => service.start(),
     stop: async () => {
       await service.stop();
       service.cleanup();
     },
   };
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
 }
 
 function countFiles(dir: string): number {

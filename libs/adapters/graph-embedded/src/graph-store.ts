@@ -98,6 +98,7 @@ export class EmbeddedGraphStore implements GraphStore {
           removed++;
         }
       }
+      if (removed > 0) this.storage.markDeleted();
       return removed;
     });
   }
@@ -118,6 +119,7 @@ export class EmbeddedGraphStore implements GraphStore {
         edges++;
       }
       for (const key of this.storage.incoming.getKeys(range)) this.storage.incoming.remove(key);
+      if (nodes + edges > 0) this.storage.markDeleted();
       return { nodes, edges };
     });
   }
@@ -125,7 +127,7 @@ export class EmbeddedGraphStore implements GraphStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.storage.env.close();
+    await this.storage.close();
   }
 
   private read<T>(body: () => T): T {

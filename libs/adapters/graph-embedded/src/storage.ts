@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { EdgeKind, GraphEdge, GraphNode, Scope } from '@memory/ports';
 
 export type NodeKey = [tenantId: string, endUserId: string, nodeId: string];
@@ -28,16 +28,19 @@ export function prefixRange(prefix: string[]): { start: Key; end: Key } {
  */
 export class GraphStorage {
   private constructor(
+    /** Null when this process must not compact the file (see compactAfterDeletes). */
+    private readonly dir: string | null,
     readonly env: RootDatabase,
     readonly nodes: Database<GraphNode, Key>,
     readonly outgoing: Database<number, Key>,
     readonly incoming: Database<number, Key>,
   ) {}
 
-  static open(dir: string): GraphStorage {
+  static open(dir: string, compactAfterDeletes = true): GraphStorage {
     try {
       const env = open({ path: dir, overlappingSync: false, maxDbs: 4 });
       return new GraphStorage(
+        compactAfterDeletes ? dir : null,
         env,
         env.openDB('nodes', { sharedStructuresKey: Symbol.for('structures') }),
         env.openDB('out', {}),
@@ -46,6 +49,17 @@ export class GraphStorage {
     } catch (error) {
       throw storageError('open', error);
     }
+  }
+
+  /** After a delete: the file is compacted when the store closes, so nothing deleted stays in freed pages. */
+  markDeleted(): void {
+    if (this.dir !== null) markForCompaction(this.dir);
+  }
+
+  /** Closes the environment, compacting it first if something was deleted. */
+  async close(): Promise<void> {
+    if (this.dir !== null && compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(storageError('compaction', error)));
+    else await this.env.close();
   }
 
   /** Runs `body` in one write transaction and resolves once the transaction is on disk. */

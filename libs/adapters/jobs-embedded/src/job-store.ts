@@ -1,5 +1,5 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { acceptedAtOf } from '@memory/contracts';
 import type { JobRecord, JobStore } from '@memory/ports';
 
@@ -26,14 +26,19 @@ export class EmbeddedJobStore implements JobStore {
   private closed = false;
 
   private constructor(
+    private readonly dir: string,
     private readonly env: RootDatabase,
     private readonly jobs: Database<JobRecord, JobKey>,
   ) {}
 
+  static openEnv(dir: string): RootDatabase {
+    return open({ path: dir, overlappingSync: false, maxDbs: 2 });
+  }
+
   static open(dir: string): EmbeddedJobStore {
     try {
-      const env = open({ path: dir, overlappingSync: false, maxDbs: 2 });
-      return new EmbeddedJobStore(env, env.openDB<JobRecord, JobKey>('jobs', { sharedStructuresKey: Symbol.for('structures') }));
+      const env = EmbeddedJobStore.openEnv(dir);
+      return new EmbeddedJobStore(dir, env, env.openDB<JobRecord, JobKey>('jobs', { sharedStructuresKey: Symbol.for('structures') }));
     } catch (error) {
       throw storageError('open', error);
     }
@@ -108,10 +113,11 @@ export class EmbeddedJobStore implements JobStore {
     });
   }
 
-  private async write<T>(body: () => T): Promise<T> {
+  private async write(body: () => number): Promise<number> {
     try {
       const result = await this.env.transaction(body);
       await this.env.flushed;
+      if (result > 0) markForCompaction(this.dir);
       return result;
     } catch (error) {
       throw storageError('write', error);
@@ -121,7 +127,9 @@ export class EmbeddedJobStore implements JobStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.env.close();
+    // Forgotten job records must not stay in freed pages: compact on close when something was removed.
+    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(storageError('compaction', error)));
+    else await this.env.close();
   }
 
   private checkOpen(): void {

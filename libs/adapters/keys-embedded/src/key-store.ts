@@ -1,7 +1,6 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, finishPendingCompaction, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
 import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type Scope } from '@memory/ports';
 import { AccessGate } from './access-gate.js';
@@ -37,8 +36,7 @@ export class EmbeddedKeyStore implements DataKeyStore {
 
   static async open(dir: string): Promise<EmbeddedKeyStore> {
     await mkdir(dir, { recursive: true });
-    // A compaction interrupted by a crash leaves its copy behind; the live file is whole either way.
-    await rm(`${dir}.compacting`, { recursive: true, force: true });
+    await finishPendingCompaction(dir, () => open({ path: dir, overlappingSync: false, maxDbs: 4 }));
     return new EmbeddedKeyStore(dir);
   }
 
@@ -148,23 +146,16 @@ export class EmbeddedKeyStore implements DataKeyStore {
     return false;
   }
 
-  /** Rewrites the file with its live pages only, so destroyed keys leave no bytes behind. */
+  /** Rewrites the file with its live pages only, at once: destroyed keys leave no bytes behind. */
   private compact(): Promise<void> {
     return this.gate.exclusive(async () => {
-      const copy = `${this.dir}.compacting`;
-      let envClosed = false;
+      markForCompaction(this.dir);
       try {
-        await rm(copy, { recursive: true, force: true });
-        await mkdir(copy);
-        await this.env.backup(copy, true);
-        await this.env.close();
-        envClosed = true;
-        await rename(join(copy, 'data.mdb'), join(this.dir, 'data.mdb'));
-        await rm(copy, { recursive: true, force: true });
+        await compactAndClose(this.env, this.dir);
       } catch (error) {
         throw storageError('compaction', error);
       } finally {
-        if (envClosed && !this.closed) this.openEnv();
+        if (!this.closed) this.openEnv();
       }
     });
   }

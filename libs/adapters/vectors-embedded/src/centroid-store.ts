@@ -60,6 +60,7 @@ export class EmbeddedCentroidStore implements CentroidStore {
       centroids.remove([scope.tenantId, scope.endUserId]);
       for (const key of centroidMembers.getKeys(scopeRange(scope))) centroidMembers.remove(key);
     });
+    this.storage.markDeleted();
   }
 
   async close(): Promise<void> {

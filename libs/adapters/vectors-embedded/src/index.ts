@@ -1,2 +1,2 @@
-export { openEmbeddedVectorStores, createEmbeddedVectorStore, createEmbeddedCentroidStore, type EmbeddedVectorStores } from './open.js';
+export { openEmbeddedVectorStores, createEmbeddedVectorStore, finishVectorStoreCompaction, createEmbeddedCentroidStore, type EmbeddedVectorStores } from './open.js';
 export type { EmbeddedVectorStoreOptions } from './options.js';

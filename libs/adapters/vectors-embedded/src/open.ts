@@ -1,3 +1,4 @@
+import { finishPendingCompaction } from '@memory/platform';
 import type { CentroidStore, VectorStore } from '@memory/ports';
 import { EmbeddedCentroidStore } from './centroid-store.js';
 import { resolveVectorStoreOptions, type EmbeddedVectorStoreOptions } from './options.js';
@@ -25,6 +26,11 @@ export function openEmbeddedVectorStores(options: EmbeddedVectorStoreOptions): E
       await centroids.close();
     },
   };
+}
+
+/** Compacts the store in `dir` if a process deleted from it and died before closing it (see markForCompaction). */
+export function finishVectorStoreCompaction(dir: string): Promise<void> {
+  return finishPendingCompaction(dir, () => VectorStorage.open(dir).env);
 }
 
 export function createEmbeddedVectorStore(options: EmbeddedVectorStoreOptions): VectorStore {

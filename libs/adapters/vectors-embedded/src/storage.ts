@@ -1,6 +1,6 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { LexicalAnalysis } from '@memory/lexical';
-import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { Scope } from '@memory/ports';
 
 /** Keys are [tenantId, endUserId, ...]: one end user's entries form one ordered key range, ids never meet across scopes. */
@@ -31,6 +31,7 @@ export function scopeRange(scope: Scope): { start: Key; end: Key } {
 export class VectorStorage {
   private references = 0;
   private constructor(
+    readonly dir: string,
     readonly env: RootDatabase,
     readonly memories: Database<Record<string, unknown>, Key>,
     readonly vectors: Database<Buffer, Key>,
@@ -44,6 +45,7 @@ export class VectorStorage {
     try {
       const env = open({ path: dir, overlappingSync: false, maxDbs: 8 });
       return new VectorStorage(
+        dir,
         env,
         env.openDB('memories', { sharedStructuresKey: Symbol.for('structures') }),
         env.openDB('vectors', { encoding: 'binary' }),
@@ -63,7 +65,14 @@ export class VectorStorage {
   }
 
   async release(): Promise<void> {
-    if (--this.references === 0) await this.env.close();
+    if (--this.references > 0) return;
+    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(storageError('compaction', error)));
+    else await this.env.close();
+  }
+
+  /** After a delete: the file is compacted when the store closes, so nothing deleted stays in freed pages. */
+  markDeleted(): void {
+    markForCompaction(this.dir);
   }
 
   /** Runs `body` in one write transaction and resolves once the transaction is on disk. */

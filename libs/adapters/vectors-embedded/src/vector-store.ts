@@ -193,6 +193,7 @@ export class EmbeddedVectorStore implements VectorStore {
       }
       return gone;
     });
+    if (removed.length > 0) this.storage.markDeleted();
     const index = this.indexes.get(cacheKey(scope));
     if (index) for (const id of removed) index.remove(id);
     const lexical = this.lexicalIndexes.get(cacheKey(scope));

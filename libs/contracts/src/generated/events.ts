@@ -237,21 +237,20 @@ export interface DeadLetter {
 
 /** Topic memory.forget.requested, key tenant/endUser. Published by the edge after it destroyed the data keys of what is forgotten; the forgetter removes it from every store. Ids only: no content. */
 export interface ForgetRequested {
-  /** del_job_ + accept millis + end user id (the tenant id for a tenant erasure). */
+  /** del_job_ + accept millis + end user id. */
   jobId: string;
   tenantId: string;
-  /** Empty for a tenant erasure. */
   endUserId: string;
   target: ForgetTarget;
   /** target memory: the memory forgotten. */
   memoryId: null | string;
   /** target job: the job whose memories are forgotten. */
   targetJobId: null | string;
-  /** Epoch millis when the edge accepted the request; a user or tenant erasure forgets every job accepted before it. */
+  /** Epoch millis when the edge accepted the request; a user erasure forgets every job accepted before it. */
   acceptedAt: number;
   /** How many data keys the edge destroyed before publishing this event. */
   keysDestroyed: number;
 }
 
-export const ForgetTargetValues = ['memory', 'job', 'user', 'tenant'] as const;
+export const ForgetTargetValues = ['memory', 'job', 'user'] as const;
 export type ForgetTarget = (typeof ForgetTargetValues)[number];

@@ -19,6 +19,7 @@ export function jobRoutes(jobs: JobStore): Router {
       memoryIds: job.memoryIds.filter(Boolean),
       partCount: job.partCount,
       ...(job.state === 'Failed' ? { error: { code: job.errorCode, reason: job.reason } } : {}),
+      ...(job.receipt ? { receipt: job.receipt } : {}),
       acceptedAt: job.acceptedAt,
       updatedAt: job.updatedAt,
     });

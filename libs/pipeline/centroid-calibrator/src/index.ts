@@ -1,12 +1,18 @@
 import type { StageSpec, Emit, Incoming } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
-import type { CentroidStore, Scope } from '@memory/ports';
+import { contentKeyId } from '@memory/contracts';
+import type { CentroidStore, Keyring, Scope, VectorStore } from '@memory/ports';
 import { addMembers, centroidDirection, emptyCentroid } from './centroid-math.js';
+import { recomputeCentroid } from './recompute.js';
 
 export * from './centroid-math.js';
+export * from './recompute.js';
 
 export interface CentroidCalibratorDeps {
   centroids: CentroidStore;
+  /** To see, after a save, whether a member was forgotten meanwhile, and the memories to recompute from then. */
+  keys: Pick<Keyring, 'forgotten'>;
+  vectors: VectorStore;
 }
 
 /**
@@ -18,7 +24,7 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
   group: 'centroid-calibrator',
   inputs: ['committed'],
   outputs: ['centroidUpdated', 'jobStatus'],
-  async process(batch, { centroids }) {
+  async process(batch, { centroids, keys, vectors }) {
     const byUser = new Map<string, Array<Incoming<'committed'>>>();
     for (const item of batch) {
       const key = `${item.value.tenantId}/${item.value.endUserId}`;
@@ -34,6 +40,13 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
       const current = (await centroids.get(scope)) ?? emptyCentroid(first.embeddingModel, first.vector.length);
       const next = addMembers(current, fresh.map((i) => i.value.vector));
       await centroids.save(scope, next, fresh.map((i) => i.value.memoryId));
+      // A member forgotten between this batch's decoding and the save: the forgetter may have recomputed already,
+      // so recompute again without it.
+      const forgotten = await keys.forgotten(scope, fresh.map((i) => contentKeyId(i.value)));
+      if (forgotten.size > 0) {
+        await recomputeCentroid(scope, { vectors, centroids });
+        continue;
+      }
       const last = fresh[fresh.length - 1]!;
       updates.set(last, {
         event: 'centroidUpdated',

@@ -1,13 +1,16 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
-import { memoryIdOf, type MemoryEnriched } from '@memory/contracts';
-import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type MemoryRecord, type VectorStore } from '@memory/ports';
+import { contentKeyId, memoryIdOf, userKey, type MemoryEnriched } from '@memory/contracts';
+import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type VectorStore } from '@memory/ports';
+import { removeMemories } from '@memory/stage-forgetter';
 
 export interface DualWriterDeps {
   vectors: VectorStore;
   graph: GraphStore;
   /** Visual descriptors of image memories, for search by image. */
   visualVectors: VectorStore;
+  /** To see, after the writes, whether a memory was forgotten meanwhile. */
+  keys: Pick<Keyring, 'forgotten'>;
 }
 
 /** The stored form of an enriched memory. */
@@ -80,13 +83,40 @@ export function toGraph(e: MemoryEnriched): { nodes: GraphNode[]; edges: GraphEd
   return { nodes, edges };
 }
 
+/**
+ * A memory forgotten after this batch was decoded (its key destroyed meanwhile) may have been written after the
+ * forgetter removed what was there: checking the tombstones after writing, and removing such memories again, closes
+ * that window. Returns the ids taken back.
+ */
+async function takeBackForgotten(memories: MemoryEnriched[], deps: DualWriterDeps): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (const group of groupByScope(memories)) {
+    const scope = { tenantId: group[0]!.tenantId, endUserId: group[0]!.endUserId };
+    const forgottenKeys = await deps.keys.forgotten(scope, group.map(contentKeyId));
+    const ids = group.filter((memory) => forgottenKeys.has(contentKeyId(memory))).map((memory) => memory.memoryId);
+    if (ids.length === 0) continue;
+    await removeMemories(scope, ids, deps);
+    for (const id of ids) taken.add(id);
+  }
+  return taken;
+}
+
+function groupByScope(memories: MemoryEnriched[]): MemoryEnriched[][] {
+  const groups = new Map<string, MemoryEnriched[]>();
+  for (const memory of memories) {
+    const key = userKey(memory.tenantId, memory.endUserId);
+    groups.set(key, [...(groups.get(key) ?? []), memory]);
+  }
+  return [...groups.values()];
+}
+
 /** Commits each memory to the vector store and the graph store; both writes are upserts keyed by derived ids. */
 export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   name: 'dual-writer',
   group: 'dual-writer',
   inputs: ['enriched'],
   outputs: ['committed', 'jobStatus'],
-  async process(batch, { vectors, graph, visualVectors }) {
+  async process(batch, { vectors, graph, visualVectors, keys }) {
     const graphs = batch.map(({ value }) => toGraph(value));
     const visual = batch.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
     await Promise.all([
@@ -94,7 +124,8 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       visual.length > 0 ? visualVectors.upsert(visual) : undefined,
       graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)),
     ]);
-    return batch.map(({ value }): Emit[] => [
+    const forgotten = await takeBackForgotten(batch.map(({ value }) => value), { vectors, graph, visualVectors, keys });
+    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? [] : [
       {
         event: 'committed',
         value: {

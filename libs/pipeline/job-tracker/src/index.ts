@@ -1,5 +1,5 @@
 import type { StageSpec } from '@memory/pipeline-runtime';
-import type { JobStore } from '@memory/ports';
+import type { JobStore, Keyring } from '@memory/ports';
 import { jobStatusOf, type JobStatus } from '@memory/contracts';
 import { applyJobStatus } from './job-state.js';
 
@@ -7,6 +7,8 @@ export * from './job-state.js';
 
 export interface JobTrackerDeps {
   jobs: JobStore;
+  /** To see, after the writes, whether a job was forgotten meanwhile. */
+  keys: Pick<Keyring, 'forgotten'>;
 }
 
 /** Projects ingestion requests and every stage's status reports into the job store that GET /v1/jobs reads. */
@@ -15,10 +17,17 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
   group: 'job-tracker',
   inputs: ['ingestRequested', 'jobStatus'],
   outputs: [],
-  async process(batch, { jobs }) {
+  async process(batch, { jobs, keys }) {
+    const written = new Map<string, JobStatus>();
     for (const item of batch) {
       const status: JobStatus = item.event === 'jobStatus' ? (item.value as JobStatus) : jobStatusOf(item.value, 'Accepted', { stage: 'edge' });
       await jobs.update(status.tenantId, status.jobId, (current) => applyJobStatus(current, status, item.timestamp));
+      written.set(`${status.tenantId}/${status.jobId}`, status);
+    }
+    // A job forgotten after this batch was decoded may have been written after the forgetter removed its record.
+    for (const status of written.values()) {
+      const scope = { tenantId: status.tenantId, endUserId: status.endUserId };
+      if ((await keys.forgotten(scope, [status.jobId])).size > 0) await jobs.forget(status.tenantId, [status.jobId]);
     }
     return batch.map(() => []);
   },

@@ -28,9 +28,10 @@ export function applyJobStatus(current: JobRecord | null, status: JobStatus, at:
       return job;
     case 'Completed':
       if (status.receipt !== null) {
-        // A forgetting job has no parts: its one Completed report carries the receipt.
+        // A forgetting job has no parts: its one Completed report carries the receipt. A replay of the log
+        // forgets again and finds nothing; the first receipt, which says what was removed, stays.
+        if (job.state !== 'Completed') job.receipt = status.receipt;
         job.state = 'Completed';
-        job.receipt = status.receipt;
         return job;
       }
       if (status.memoryId !== null && status.partIndex !== null) job.memoryIds[status.partIndex] = status.memoryId;

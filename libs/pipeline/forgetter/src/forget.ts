@@ -1,0 +1,102 @@
+import {
+  blobPrefixOf, contentKeyId, jobIdOfMemory, memoryIdPrefixOf, type ForgetReceipt, type ForgetRequested, type Removal,
+} from '@memory/contracts';
+import { erasureCovers, type BlobStore, type CentroidStore, type JobStore, type Keyring, type Scope } from '@memory/ports';
+import { recomputeCentroid } from '@memory/stage-centroid-calibrator';
+import { removeMemories, type MemoryStores } from './remove-memories.js';
+
+export interface ForgetDeps extends MemoryStores {
+  centroids: CentroidStore;
+  blobs: BlobStore;
+  jobs: JobStore;
+  keys: Pick<Keyring, 'forget' | 'erase'>;
+  /** The end user's idempotency records, when the process keeps them. */
+  idempotency?: { forgetUser(scope: Scope): Promise<number> };
+}
+
+const LOG_NOTE = (keys: number) =>
+  `the log keeps what was forgotten only as ciphertext sealed with ${keys} destroyed data key(s): unreadable by anyone, and skipped by every replay`;
+
+/**
+ * Carries out one forget request on every store: memories, visual descriptors, graph (with orphaned entities),
+ * centroid (recomputed without them), blobs (originals, previews, PDFs of jobs with nothing left), job records and,
+ * for an end user, idempotency records. The edge destroyed the data keys before publishing the request; they are
+ * destroyed again here (a no-op, unless this is a replay into a store that never saw the first destruction).
+ * Idempotent: a second run removes nothing and its receipt says so.
+ */
+export async function forget(request: ForgetRequested, deps: ForgetDeps): Promise<ForgetReceipt> {
+  const scope: Scope = { tenantId: request.tenantId, endUserId: request.endUserId };
+  if (request.target === 'user') return eraseUser(scope, request, deps);
+
+  const targetJob = request.target === 'job' ? request.targetJobId! : jobIdOfMemory(request.memoryId!);
+  const memoryIds = request.target === 'memory'
+    ? [request.memoryId!]
+    : (await deps.vectors.ids(scope)).filter((id) => id.startsWith(memoryIdPrefixOf(request.targetJobId!)));
+  const keyIds = request.target === 'job' ? [request.targetJobId!] : [contentKeyId({ jobId: targetJob ?? '', memoryId: request.memoryId! })];
+  const keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, keyIds));
+
+  const { memories, removed } = await removeMemories(scope, memoryIds, deps);
+  const centroidMembers = memories > 0 ? await recomputeCentroid(scope, deps) : null;
+
+  // A job with no memory left goes whole: its record and its files. A document keeps its PDF while pages remain.
+  let blobs = 0;
+  let jobRecords = 0;
+  if (targetJob) {
+    const remaining = (await deps.vectors.ids(scope)).some((id) => id.startsWith(memoryIdPrefixOf(targetJob)));
+    if (!remaining) {
+      blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId, targetJob));
+      jobRecords = await deps.jobs.forget(scope.tenantId, [targetJob]);
+    }
+  }
+  return receipt(memories, [
+    ...removed,
+    ...(centroidMembers === null ? [] : [{ store: 'centroid', what: 'members after recomputation without the forgotten memories', count: centroidMembers }]),
+    { store: 'blobs', what: 'objects (originals, previews, PDFs)', count: blobs },
+    { store: 'jobs', what: 'job records', count: jobRecords },
+    { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
+  ], keysDestroyed);
+}
+
+/** Everything of one end user accepted before the erasure; what they send afterwards is new and stays. */
+async function eraseUser(scope: Scope, request: ForgetRequested, deps: ForgetDeps): Promise<ForgetReceipt> {
+  const before = request.acceptedAt;
+  const covered = (id: string) => erasureCovers(id, before);
+  const keysDestroyed = request.keysDestroyed + (await deps.keys.erase(scope, before));
+  const [ids, visualIds] = await Promise.all([deps.vectors.ids(scope), deps.visualVectors.ids(scope)]);
+  const forgotten = [...new Set([...ids, ...visualIds])].filter(covered);
+  const kept = ids.filter((id) => !covered(id));
+
+  let memories: number;
+  let removed: Removal[];
+  if (kept.length === 0) {
+    // Nothing newer to keep: the whole graph of the user goes at once, orphans and all.
+    const [vectors, visual, graph] = await Promise.all([deps.vectors.delete(scope, forgotten), deps.visualVectors.delete(scope, forgotten), deps.graph.erase(scope)]);
+    await deps.centroids.reset(scope);
+    memories = vectors;
+    removed = [
+      { store: 'vectors', what: 'memories, with their vectors and lexical index entries', count: vectors },
+      { store: 'visual-vectors', what: 'image descriptors', count: visual },
+      { store: 'graph', what: 'nodes (memories, entities, documents, the user)', count: graph.nodes },
+      { store: 'graph', what: 'edges', count: graph.edges },
+      { store: 'centroid', what: 'members after recomputation without the forgotten memories', count: 0 },
+    ];
+  } else {
+    ({ memories, removed } = await removeMemories(scope, forgotten, deps));
+    removed.push({ store: 'centroid', what: 'members after recomputation without the forgotten memories', count: await recomputeCentroid(scope, deps) });
+  }
+  const jobOfBlob = (key: string) => decodeURIComponent(key.split('/')[2] ?? '');
+  const blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId), (key) => covered(jobOfBlob(key)));
+  const jobRecords = await deps.jobs.erase(scope, before);
+  const idempotency = deps.idempotency ? await deps.idempotency.forgetUser(scope) : null;
+  return receipt(memories, [
+    ...removed,
+    { store: 'blobs', what: 'objects (originals, previews, PDFs)', count: blobs },
+    { store: 'jobs', what: 'job records', count: jobRecords },
+    ...(idempotency === null ? [] : [{ store: 'idempotency', what: 'idempotency records', count: idempotency }]),
+    { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
+  ], keysDestroyed);
+}
+
+function receipt(memories: number, removed: Removal[], keysDestroyed: number): ForgetReceipt {
+  return { memories, removed, log: LOG_NOTE(keysDestroyed) };
+}

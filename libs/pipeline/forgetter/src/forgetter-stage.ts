@@ -1,0 +1,21 @@
+import { progress, type StageSpec } from '@memory/pipeline-runtime';
+import { forget, type ForgetDeps } from './forget.js';
+
+/**
+ * Carries out forget requests (DELETE of a memory, a job's memories or an end user) on every store, one at a time
+ * in log order, and completes each request's job with its receipt.
+ */
+export const forgetterStage: StageSpec<'forgetRequested', ForgetDeps> = {
+  name: 'forgetter',
+  group: 'forgetter',
+  inputs: ['forgetRequested'],
+  outputs: ['jobStatus'],
+  async process(batch, deps) {
+    const outputs = [];
+    for (const { value } of batch) {
+      const receipt = await forget(value, deps);
+      outputs.push([progress('forgetter', value, { state: 'Completed', receipt })]);
+    }
+    return outputs;
+  },
+};

@@ -1,0 +1,3 @@
+export * from './remove-memories.js';
+export * from './forget.js';
+export * from './forgetter-stage.js';

@@ -1,0 +1,43 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** The part of an LMDB environment (lmdb-js RootDatabase) a compaction needs. */
+export interface CompactableEnv {
+  backup(path: string, compact: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
+const markerOf = (dir: string) => join(dir, 'compaction-pending');
+
+/**
+ * LMDB copies pages on write and leaves freed pages as they were, so bytes of a deleted record stay in the file
+ * until their page is reused. What was forgotten must not stay readable: a store that deleted something marks its
+ * directory, and is compacted (copied with live pages only, the copy replacing the file) when it closes, or when it
+ * next opens if the process died first. The mark is a file, so it survives a crash.
+ */
+export function markForCompaction(dir: string): void {
+  if (!existsSync(markerOf(dir))) writeFileSync(markerOf(dir), '');
+}
+
+export function compactionPending(dir: string): boolean {
+  return existsSync(markerOf(dir));
+}
+
+/** Closes the environment and replaces its file by a compacted copy; the environment must be reopened to be used. */
+export async function compactAndClose(env: CompactableEnv, dir: string): Promise<void> {
+  const copy = `${dir}.compacting`;
+  await rm(copy, { recursive: true, force: true });
+  await mkdir(copy);
+  await env.backup(copy, true);
+  await env.close();
+  await rename(join(copy, 'data.mdb'), join(dir, 'data.mdb'));
+  await rm(copy, { recursive: true, force: true });
+  await rm(markerOf(dir), { force: true });
+}
+
+/** Compacts a store left marked by a process that died before closing it; `open` opens its environment. */
+export async function finishPendingCompaction(dir: string, open: () => CompactableEnv): Promise<void> {
+  await rm(`${dir}.compacting`, { recursive: true, force: true });
+  if (compactionPending(dir)) await compactAndClose(open(), dir);
+}
