@@ -1,12 +1,17 @@
 import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryIdOf } from '@memory/contracts';
 import { openEmbeddedVectorStores } from '@memory/vectors-embedded';
+import { STAGE_NAMES } from '@memory/composition';
 import { caller, ServiceProcess, TEST_KEYS, waitForDrain } from '@memory/testing';
 import { runCli } from './run-cli.js';
 
 const MEMORYD = fileURLToPath(new URL('../../memoryd/src/main.ts', import.meta.url));
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
 
 describe('replay tooling on the embedded log', function () {
   this.timeout(180_000);
@@ -42,6 +47,37 @@ describe('replay tooling on the embedded log', function () {
     const found = await api.post('/v1/search', { query: 'where is the spare key?' });
     expect(found.body.data.map((m: { id: string }) => m.id)).to.include(memoryId);
     await service.stop();
+  });
+
+  it('a replay of every group from the earliest offset does not bring back what was forgotten', async () => {
+    await service.start();
+    const api = caller(service, TEST_KEYS.acme, 'fern');
+    const gone = await api.post('/v1/memory', { source: { type: 'text', content: 'Fern buried the tin of gooseberryglitter coins by the old oak' } });
+    const kept = await api.post('/v1/memory', { source: { type: 'text', content: 'Fern keeps the garden shears in the shed' } });
+    const erased = caller(service, TEST_KEYS.acme, 'gus');
+    await erased.post('/v1/memory', { source: { type: 'text', content: 'Gus hid the quinceharmonica behind the boiler' } });
+    await waitForDrain(service);
+    expect((await api.delete(`/v1/memories/${memoryIdOf(gone.body.jobId, 0)}`)).status).to.equal(202);
+    expect((await erased.delete('/v1/users/gus')).status).to.equal(202);
+    await waitForDrain(service);
+    await service.stop();
+
+    const env = { MEMORY_DATA_DIR: service.dataDir };
+    for (const group of STAGE_NAMES) {
+      const reset = await runCli(['reset-group', group, 'earliest'], env);
+      expect(reset.code, reset.output).to.equal(0);
+    }
+    await service.start();
+    await waitForDrain(service);
+    const found = async (who: typeof api, query: string) => (await who.post('/v1/search', { query, options: { limit: 20 } })).body.data.map((m: { id: string }) => m.id);
+    expect(await found(api, 'gooseberryglitter coins oak tin')).to.not.include(memoryIdOf(gone.body.jobId, 0));
+    expect(await found(api, 'garden shears shed')).to.include(memoryIdOf(kept.body.jobId, 0));
+    expect(await found(erased, 'quinceharmonica boiler')).to.deep.equal([]);
+    expect((await api.get(`/v1/jobs/${gone.body.jobId}`)).status).to.equal(404);
+    await service.stop();
+    const bytes = Buffer.concat(filesUnder(service.dataDir).map((file) => readFileSync(file)));
+    for (const word of ['gooseberryglitter', 'quinceharmonica']) expect(bytes.includes(Buffer.from(word)), word).to.equal(false);
+    expect(bytes.includes(Buffer.from('acme/fern')), 'the bytes read are the service\'s').to.equal(true);
   });
 
   it('reset-group refuses what it cannot do, with what to do instead', async () => {
