@@ -35,7 +35,17 @@ export interface FreshnessCommand extends Service {
   seconds: number;
 }
 
-export type LoadCommand = EdgeCommand | SearchCommand | FreshnessCommand;
+/**
+ * Reading memories back, one client: `requests` pages of 100 of GET /v1/memories (walked with their cursors, newest
+ * first, from the first page again at the end), then `requests` GET /v1/memories/{id} of ids those pages showed.
+ */
+export interface ReadCommand extends Service {
+  kind: 'read';
+  endUserId: string;
+  requests: number;
+}
+
+export type LoadCommand = EdgeCommand | SearchCommand | FreshnessCommand | ReadCommand;
 
 export interface EdgeLevel {
   connections: number;
@@ -53,10 +63,16 @@ export interface Freshness {
   latency: LatencySummary;
 }
 
+export interface Reads {
+  get: LatencySummary;
+  listPage: LatencySummary;
+}
+
 export interface LoadResults {
   edge: EdgeLevel;
   search: LatencySummary;
   freshness: Freshness;
+  read: Reads;
 }
 
 export type LoadResult<C extends LoadCommand> = LoadResults[C['kind']];

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
-import { sentenceGenerator, summarizeLatencies, type LatencySummary } from '@memory/evaluation';
-import type { EdgeCommand, EdgeLevel, Freshness, FreshnessCommand, SearchCommand } from './load-commands.js';
+import { seededRandom, sentenceGenerator, summarizeLatencies, type LatencySummary } from '@memory/evaluation';
+import type { EdgeCommand, EdgeLevel, Freshness, FreshnessCommand, ReadCommand, Reads, SearchCommand } from './load-commands.js';
 import { PerfClient } from './perf-http.js';
 import { mapWithConcurrency } from './pool.js';
 import { progress, type Print } from './progress.js';
@@ -70,6 +70,46 @@ export async function searchLatency(command: SearchCommand, print: Print): Promi
   });
   shown.finish(done);
   return summarizeLatencies(ms);
+}
+
+const LIST_PAGE = 100;
+
+/**
+ * GET /v1/memories in pages of 100 (the end user's memories walked newest first with each page's cursor, from the
+ * first again at the end), then GET /v1/memories/{id} of ids drawn from what the pages showed. One client: the
+ * latency of a read, not the service's read capacity.
+ */
+export async function readLatency(command: ReadCommand, print: Print): Promise<Reads> {
+  const client = new PerfClient(command.url, command.apiKey);
+  const read = async (path: string) => {
+    const res = await client.request('GET', path, command.endUserId);
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    return res as typeof res & { body: { data?: Array<{ id: string }>; nextCursor?: string | null } };
+  };
+  // Unmeasured first reads: the first one pays for loading the user's index.
+  await read(`/v1/memories?limit=${LIST_PAGE}`);
+  const seen: string[] = [];
+  const pageMs: number[] = [];
+  let cursor: string | null = null;
+  const listed = progress('listed', command.requests, print, ' pages');
+  while (pageMs.length < command.requests) {
+    const page = await read(`/v1/memories?limit=${LIST_PAGE}${cursor ? `&cursor=${cursor}` : ''}`);
+    pageMs.push(page.ms);
+    seen.push(...(page.body.data ?? []).map((memory) => memory.id));
+    cursor = page.body.nextCursor ?? null;
+    listed.update(pageMs.length);
+  }
+  listed.finish(pageMs.length);
+  if (seen.length === 0) throw new Error(`end user ${command.endUserId} has no memories to read`);
+  const random = seededRandom(command.seed);
+  const getMs: number[] = [];
+  const got = progress('read', command.requests, print, ' memories by id');
+  for (let n = 0; n < command.requests; n++) {
+    getMs.push((await read(`/v1/memories/${encodeURIComponent(seen[Math.floor(random() * seen.length)]!)}`)).ms);
+    got.update(n + 1);
+  }
+  got.finish(command.requests);
+  return { get: summarizeLatencies(getMs), listPage: summarizeLatencies(pageMs) };
 }
 
 /**

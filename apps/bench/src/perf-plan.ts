@@ -16,6 +16,8 @@ export interface PerfPlan {
   searchSizes: number[];
   searchQueries: number;
   searchClients: number[];
+  /** Pages of 100 listed, and memories read by id, at each search_ms step (read_ms). */
+  readRequests: number;
   /** The store shared by 10 users, each holding this many memories (the search user is one of them). */
   sharedUsers: { users: number; each: number };
   seed: number;
@@ -31,6 +33,7 @@ export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
     searchSizes: [1000, 10_000],
     searchQueries: 200,
     searchClients: [1, 8],
+    readRequests: 300,
     sharedUsers: { users: 10, each: 1000 },
     seed: 20_260_601,
   },
@@ -43,6 +46,7 @@ export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
     searchSizes: [1000, 10_000, 100_000],
     searchQueries: 500,
     searchClients: [1, 8],
+    readRequests: 500,
     sharedUsers: { users: 10, each: 10_000 },
     seed: 20_260_601,
   },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sentenceGenerator, type LatencySummary, type PerformanceRow } from '@memory/evaluation';
 import { resolveTimeReferences } from '@memory/temporal';
 import { BenchApi } from './api.js';
-import type { EdgeLevel } from './load-commands.js';
+import type { EdgeLevel, Reads } from './load-commands.js';
 import { runLoad } from './load-process.js';
 import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
 import type { PerfPlan } from './perf-plan.js';
@@ -56,6 +56,14 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
     return latency;
   };
 
+  const reads = async (condition: string, endUserId: string): Promise<Reads> => {
+    print(`\n[read_ms] ${condition}: ${plan.readRequests} pages of 100 listed, ${plan.readRequests} memories read by id, 1 client`);
+    const measured = await runLoad({ kind: 'read', ...service, seed: nextSeed(), endUserId, requests: plan.readRequests }, print);
+    rows.push({ metric: 'get_ms', condition: `${condition}, by id, 1 client`, value: measured.get.count, unit: 'reads', latency: measured.get });
+    rows.push({ metric: 'list_page_ms', condition: `${condition}, 100 a page, 1 client`, value: measured.listPage.count, unit: 'pages', latency: measured.listPage });
+    return measured;
+  };
+
   print(`\n[embed_raw_per_s] ${plan.embedTexts} memory texts, one per call, in the bench process`);
   // The texts as the pipeline embeds them: with their time expressions resolved ("this morning" becomes a date,
   // a few more tokens), so that the limit is the model's on the same input.
@@ -81,6 +89,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   const searchUser = `search-${runId}`;
   let held = 0;
   const searchFigures: Record<string, unknown> = {};
+  const readFigures: Record<string, Reads> = {};
   for (const size of plan.searchSizes) {
     if (held < size) {
       print(`\n[load] ${size - held} more memories for the search user, to ${size}`);
@@ -90,6 +99,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
     const label = sizeLabel(size);
     await footprint(label);
     for (const clients of plan.searchClients) searchFigures[`${label}_c${clients}`] = await search(`1 user, ${label} memories`, [searchUser], clients);
+    readFigures[label] = await reads(`1 user, ${label} memories`, searchUser);
 
     if (size === plan.searchSizes[0]) {
       // A search waits for the model thread, which another user's ingestion keeps busy: enough memories that the
@@ -121,6 +131,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
     }
   }
   figures['search_ms'] = searchFigures;
+  figures['read_ms'] = readFigures;
 
   const levels: EdgeLevel[] = [];
   for (const connections of plan.edgeConnections) {

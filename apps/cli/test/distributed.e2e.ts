@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { memoryIdOf } from '@memory/contracts';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeImageScenarios, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -41,6 +41,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeMemoryApiScenarios('the API scenarios, through start-distributed', launcher());
   describeImageScenarios('image memories, through start-distributed (blobs in MinIO)', launcher());
   describeDocumentScenarios('PDF memories, through start-distributed (blobs in MinIO)', launcher());
+  describeMemoryReadScenarios('reading memories back and metadata, through start-distributed (reads relayed by the edge)', launcher());
 
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);

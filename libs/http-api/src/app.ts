@@ -16,11 +16,13 @@ import { REQUEST_LIMITS } from './limits.js';
 import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
+import { memoryReadRoutes } from './routes/memories.js';
 import { handleTextIngestFast } from './text-ingest-fast-path.js';
 
 /**
  * What one process serves. The embedded service serves everything; in the distributed mode the edge serves
- * ingestion and jobs and relays searches to the search app (`search: { proxyTo }`), which serves search alone.
+ * ingestion and jobs and relays searches and memory reads to the search app (`search: { proxyTo }`), which serves
+ * those alone: the process that holds the vector store answers both.
  */
 export interface HttpApiDeps {
   apiKeys: ApiKeyRegistry;
@@ -62,7 +64,8 @@ function expressApp(deps: HttpApiDeps) {
     }
   }
   if (deps.forgetting) app.use(forgetRoutes(deps.forgetting));
-  if (deps.search) app.use('proxyTo' in deps.search ? searchProxyRoutes(deps.search.proxyTo) : searchRoutes(deps.search));
+  if (deps.search && 'proxyTo' in deps.search) app.use(searchProxyRoutes(deps.search.proxyTo));
+  else if (deps.search) app.use(searchRoutes(deps.search), memoryReadRoutes(deps.search.vectors));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));
   app.use(notFound);
   app.use(errorHandler(deps.logger));

@@ -44,13 +44,14 @@ export function createIngestion(deps: IngestionDeps) {
       const ack = await accept({
         jobId, tenantId, endUserId, kind: 'image', acceptedAt,
         content: null, sourceTimestamp: null, timeZone, userContext: request.userContext,
-        blob: { key: original.key, contentType: original.contentType, size: original.size, fileName: null },
+        blob: { key: original.key, contentType: original.contentType, size: original.size, fileName: null }, metadata: request.metadata,
       });
       return { ...ack, previewKey: keys.preview };
     },
     /**
      * Streams the PDF into the blob store (nothing held in memory), then publishes the event. A file over the limit
-     * or not a PDF leaves nothing stored: the blob store keeps no partial object.
+     * or not a PDF leaves nothing stored: the blob store keeps no partial object. Metadata sent after the file is
+     * known only once the file is stored: when it is refused, the stored file is deleted again.
      */
     async acceptDocument(tenantId: string, endUserId: string, timeZone: string | null, upload: IncomingPdf, maxBytes: number) {
       const { jobId, acceptedAt } = nextJobId('document', endUserId);
@@ -62,10 +63,17 @@ export function createIngestion(deps: IngestionDeps) {
       } catch (error) {
         throw uploadError(error, maxBytes);
       }
+      let metadata;
+      try {
+        metadata = await upload.metadata;
+      } catch (error) {
+        await blobStore().delete(stored.key).catch((cause: unknown) => deps.logger.warn('could not delete a refused upload', { key: stored.key, error: String(cause) }));
+        throw error;
+      }
       const ack = await accept({
         jobId, tenantId, endUserId, kind: 'document', acceptedAt,
         content: null, sourceTimestamp: null, timeZone, userContext: null,
-        blob: { key: stored.key, contentType: stored.contentType, size: stored.size, fileName: upload.fileName },
+        blob: { key: stored.key, contentType: stored.contentType, size: stored.size, fileName: upload.fileName }, metadata,
       });
       return { ...ack, storagePath: stored.key };
     },
@@ -73,7 +81,7 @@ export function createIngestion(deps: IngestionDeps) {
       const { jobId, acceptedAt } = nextJobId('text', endUserId);
       return accept({
         jobId, tenantId, endUserId, kind: 'text', acceptedAt,
-        content: request.content, sourceTimestamp: request.sourceTimestamp, timeZone, userContext: request.userContext, blob: null,
+        content: request.content, sourceTimestamp: request.sourceTimestamp, timeZone, userContext: request.userContext, blob: null, metadata: request.metadata,
       });
     },
   };

@@ -15,4 +15,15 @@ export const REQUEST_LIMITS = {
   /** A PDF upload, in bytes (configurable: MEMORY_MAX_DOCUMENT_BYTES). */
   documentMaxBytes: 50 * 1024 * 1024,
   ...SEARCH_LIMITS,
+  /** The `metadata` object of an ingestion request (metadata.ts). */
+  metadata: {
+    maxKeys: 32,
+    /** A key: 1-64 characters of letters, digits, _ and -, so `metadata.<key>=<value>` query parameters read one way. */
+    keyPattern: /^[A-Za-z0-9_-]{1,64}$/,
+    maxStringChars: 512,
+    /** The whole object as JSON, in UTF-8 bytes. */
+    maxJsonBytes: 4 * 1024,
+  },
+  /** GET /v1/memories. */
+  list: { defaultLimit: 20, maxLimit: 100, maxJobIdChars: 256, maxMemoryTypes: 20 },
 } as const;

@@ -15,7 +15,7 @@ function codeOf(fn: () => unknown): string {
 
 describe('request validation', () => {
   it('accepts a text memory with optional timestamp and userContext', () => {
-    expect(validateTextIngest({ source: { type: 'text', content: 'hi' } })).to.deep.equal({ content: 'hi', sourceTimestamp: null, userContext: null });
+    expect(validateTextIngest({ source: { type: 'text', content: 'hi' } })).to.deep.equal({ content: 'hi', sourceTimestamp: null, userContext: null, metadata: null });
     const v = validateTextIngest({ source: { type: 'text', content: 'hi', timestamp: '2023-05-08T13:56:00Z' }, userContext: 'diary' });
     expect(v.sourceTimestamp).to.equal(Date.parse('2023-05-08T13:56:00Z'));
     expect(v.userContext).to.equal('diary');

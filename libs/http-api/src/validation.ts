@@ -2,6 +2,7 @@ import { RequestError } from '@memory/platform';
 import { SEARCH_MODES, STRATEGIES, type SearchMode, type Strategy } from '@memory/search';
 import { isValidTimeZone } from '@memory/temporal';
 import { REQUEST_LIMITS } from './limits.js';
+import { validateMetadata } from './metadata.js';
 
 /**
  * Request validators. Each returns a typed value or throws a RequestError naming the field and what to send
@@ -49,7 +50,7 @@ export function validateTextIngest(body: unknown) {
     sourceTimestamp = Date.parse(ts);
   }
   const userContext = optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars);
-  return { content, sourceTimestamp, userContext };
+  return { content, sourceTimestamp, userContext, metadata: validateMetadata(root['metadata']) };
 }
 
 export type TextIngestRequest = ReturnType<typeof validateTextIngest>;
@@ -157,7 +158,7 @@ export function validateImageIngest(body: unknown) {
   const root = objectOf(body, 'body');
   const image = decodeImageData(root['imageData'], 'imageData');
   const userContext = optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars);
-  return { image, userContext };
+  return { image, userContext, metadata: validateMetadata(root['metadata']) };
 }
 
 export type ImageIngestRequest = ReturnType<typeof validateImageIngest>;

@@ -9,3 +9,4 @@ export * from './blob-store.js';
 export * from './blob-keys.js';
 export * from './time-range.js';
 export * from './key-store.js';
+export * from './memory-list.js';

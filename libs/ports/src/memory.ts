@@ -6,6 +6,12 @@ export interface Scope {
   endUserId: string;
 }
 
+/**
+ * The client's own fields of a memory (the `metadata` object of an ingestion request): flat, string, finite number or
+ * boolean values; the edge enforces the limits (README, Limits).
+ */
+export type MemoryMetadata = Record<string, string | number | boolean>;
+
 /** The stored form of a memory: what search returns as payload, plus the vector it is found by. */
 export interface MemoryRecord {
   id: string;
@@ -41,6 +47,8 @@ export interface MemoryRecord {
   image?: Omit<ImageFacts, 'visualVector'> | null;
   /** PDF pages: which page (and chunk) of which document. */
   document?: DocumentPart | null;
+  /** The client's metadata; null or absent when the request had none (and on memories stored before it existed). */
+  metadata?: MemoryMetadata | null;
 }
 
 export interface ScoredId {

@@ -1,4 +1,5 @@
 import type { MemoryRecord, Scope, ScoredId } from './memory.js';
+import type { ListQuery, StoredMemory } from './memory-list.js';
 
 export interface VectorQuery {
   vector: Float32Array;
@@ -47,6 +48,13 @@ export interface VectorStore {
    * (ties by id): the memories recorded around others, for episode context in search.
    */
   createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]>;
+  /**
+   * One page of an end user's memories, newest first (createdAt descending, then id descending), those after
+   * `query.after` that pass `query.filter` (see memory-list.ts), at most `query.limit`. Keyset pagination: a page
+   * starts from a position, not an offset, so writes and deletes between pages neither skip nor repeat a memory
+   * that exists throughout.
+   */
+  list(scope: Scope, query: ListQuery): Promise<StoredMemory[]>;
   /** Every memory id of an end user, for maintenance and tests; not for the request path. */
   ids(scope: Scope): Promise<string[]>;
   count(scope: Scope): Promise<number>;

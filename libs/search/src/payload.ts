@@ -1,10 +1,11 @@
-import type { MemoryRecord } from '@memory/ports';
+import type { StoredMemory } from '@memory/ports';
 
 /**
  * The payload of a search result. The interface names memory_type, content, movie_genre (for movie-related
  * memories), sentiment, mentioned_titles, user_id and created_at (ms epoch); the rest is ours, in the same case.
+ * The one builder of a memory's payload: search results and the read routes (GET /v1/memories...) both use it.
  */
-export function toPayload(m: MemoryRecord): Record<string, unknown> {
+export function toPayload(m: StoredMemory): Record<string, unknown> {
   return {
     memory_type: m.memoryType,
     content: m.content,
@@ -20,6 +21,8 @@ export function toPayload(m: MemoryRecord): Record<string, unknown> {
     source_type: m.kind,
     job_id: m.jobId,
     embedding_model: m.embeddingModel,
+    // {} when the memory has none, so a client reads payload.metadata.<key> without a null check.
+    metadata: m.metadata ?? {},
     ...(m.image
       ? {
           image: {

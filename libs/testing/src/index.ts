@@ -13,6 +13,7 @@ export { describeBlobStoreContract } from './blob-store-contract.js';
 export { ServiceProcess, TEST_KEYS, underTest, type ServiceProcessOptions } from './service-process.js';
 export { caller, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';
 export { describeMemoryApiScenarios, type ServiceUnderTest } from './memory-api-scenarios.js';
+export { describeMemoryReadScenarios } from './memory-read-scenarios.js';
 export { localEngines } from './local-engines.js';
 export { describeImageScenarios } from './image-scenarios.js';
 export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { MemoryRecord, Scope, VectorStore } from '@memory/ports';
 import { freshScope, memoryRecord, plainRecord, unitVector } from './memory-fixtures.js';
 import { describeLexicalIdentifiersAndTime } from './vector-store-contract-lexical.js';
+import { describeListing } from './vector-store-contract-list.js';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
 
 export interface VectorStoreContractOptions {
@@ -40,6 +41,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
       it('returns what was written, every field and the vector', async () => {
         const written = memory(scope, 'm1', {
           userContext: 'on holiday',
+          metadata: { project: 'apollo', priority: 2.5, pinned: true },
           eventTimes: [{ text: 'next Friday', index: 3, start: Date.UTC(2024, 0, 12), end: Date.UTC(2024, 0, 13), iso: '2024-01-12', relative: true }],
           vector: unitVector(dims, { 0: 0.6, 1: 0.8 }),
         });
@@ -204,6 +206,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
     });
 
     describeLexicalIdentifiersAndTime({ store: () => store, scope: () => scope, memory });
+    describeListing({ store: () => store, scope: () => scope, memory });
 
     describe('persistence', () => {
       it('keeps memories, deletions and the index across a reopen', async () => {
@@ -215,6 +218,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
         expect((await store.get(scope, ['a']))[0]!.vector).to.deep.equal(axis(0));
         const hits = await store.knn(scope, { vector: axis(1), k: 10 });
         expect(hits.map((h) => h.id)).to.deep.equal(['b', 'a']);
+        expect((await store.list(scope, { limit: 10 })).map((m) => m.id)).to.deep.equal(['b', 'a']);
         await store.upsert([memory(scope, 'd', { vector: axis(1) })]);
         expect((await store.knn(scope, { vector: axis(1), k: 10 })).map((h) => h.id).sort()).to.deep.equal(['a', 'b', 'd']);
       });

@@ -1,6 +1,6 @@
 import type { TimeMention } from '@memory/contracts';
 import { memoryIdentifiers, memoryTerms } from '@memory/lexical';
-import type { MemoryRecord } from '@memory/ports';
+import { metadataTexts, type MemoryRecord, type StoredMemory } from '@memory/ports';
 
 /** A date_range value: an interval [gte, lt) or an instant [gte, lte]. */
 export type EventRange = { gte: number; lt: number } | { gte: number; lte: number };
@@ -12,13 +12,15 @@ export interface DerivedFields {
   lexicalTerms: string;
   /** memoryIdentifiers, lower-cased, for exact lookup. */
   identifiers: string[];
+  /** metadataTexts: each metadata value as the list filter compares it. */
+  metadataText: Record<string, string>;
 }
 
 /** A memory as stored: every MemoryRecord field under its own name, the vector as numbers, plus derived fields. */
 export type MemoryDocument = Omit<MemoryRecord, 'vector'> & { vector: number[] } & DerivedFields;
 
 /** Fields the adapter derives on write and drops on read. */
-const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers'];
+export const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers', 'metadataText'];
 
 /**
  * One range per time mention. An instant (end <= start) becomes the point [start, start]: a range with lt <= gte
@@ -36,11 +38,16 @@ export function lexicalFields(record: Parameters<typeof memoryTerms>[0]): Pick<D
 export function toMemoryDocument(record: MemoryRecord): MemoryDocument {
   const { vector, ...fields } = record;
   // Float32 values widen to doubles exactly and JSON prints them so that they parse back to the same float32.
-  return { ...fields, vector: Array.from(vector), eventRanges: eventRanges(record.eventTimes), ...lexicalFields(record) };
+  return { ...fields, vector: Array.from(vector), eventRanges: eventRanges(record.eventTimes), ...lexicalFields(record), metadataText: metadataTexts(record.metadata) };
 }
 
 export function fromMemoryDocument(source: MemoryDocument): MemoryRecord {
-  const record: Record<string, unknown> = { ...source, vector: Float32Array.from(source.vector) };
+  return { ...fromListedDocument(source), vector: Float32Array.from(source.vector) };
+}
+
+/** A document read without its vector (a listing) as a StoredMemory. */
+export function fromListedDocument(source: Omit<MemoryDocument, 'vector'>): StoredMemory {
+  const record: Record<string, unknown> = { ...source };
   for (const field of DERIVED) delete record[field];
-  return record as unknown as MemoryRecord;
+  return record as unknown as StoredMemory;
 }

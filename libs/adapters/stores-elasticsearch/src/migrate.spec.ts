@@ -6,7 +6,7 @@ import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryR
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
 import { toMemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
-import { memoryMapping } from './templates.js';
+import { memoryMapping, SCHEMA_VERSION } from './templates.js';
 
 const DIMS = 4;
 const { node } = elasticsearchStoresOptionsFromEnv();
@@ -29,10 +29,11 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
     const mapping = memoryMapping(resolveElasticsearchStoresOptions(options));
     delete mapping.properties!['lexicalTerms'];
     delete mapping.properties!['identifiers'];
+    delete mapping.properties!['metadataText'];
     mapping._meta = { schemaVersion: 1, dims: DIMS };
     await raw.indices.create({ index, mappings: mapping, settings: { number_of_replicas: 0 } });
     const operations = records.flatMap((record) => {
-      const { lexicalTerms: _terms, identifiers: _identifiers, ...version1 } = toMemoryDocument(record);
+      const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, ...version1 } = toMemoryDocument(record);
       return [{ index: { _index: index, _id: documentId(scope.tenantId, scope.endUserId, record.id) } }, version1];
     });
     await raw.bulk({ operations, refresh: true });
@@ -45,14 +46,15 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
     await raw.close();
   });
 
-  it('adds the new fields to the existing index, fills them into its documents and records version 2, once', async function () {
+  it('adds the new fields to the existing index, fills them into its documents and records the current version, once', async function () {
     this.timeout(30_000);
     const stores = await openElasticsearchStores(options);
     try {
       const { mappings } = (await raw.indices.getMapping({ index }))[index]!;
       expect(mappings.properties!['lexicalTerms']).to.deep.include({ type: 'text', analyzer: 'whitespace' });
       expect(mappings.properties!['identifiers']).to.deep.equal({ type: 'keyword' });
-      expect(mappings._meta).to.deep.equal({ schemaVersion: 2, dims: DIMS });
+      expect(mappings.properties!['metadataText']).to.deep.equal({ type: 'flattened' });
+      expect(mappings._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION, dims: DIMS });
 
       expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('painting'), k: 5 })).map((h) => h.id).sort()).to.deep.equal(['m1', 'm2']);
       expect(await stores.vectors.findByIdentifiers(scope, ['bk-3391'], 5)).to.deep.equal(['m1']);
@@ -91,7 +93,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
   it('fills, at the next open, a document a writer of the old version added after the migration', async function () {
     this.timeout(30_000);
     const late = memoryRecord(scope, 'late', DIMS, text('Rowing regatta tickets RG-8812'));
-    const { lexicalTerms: _terms, identifiers: _identifiers, ...version1 } = toMemoryDocument(late);
+    const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, ...version1 } = toMemoryDocument(late);
     await raw.index({ index, id: documentId(scope.tenantId, scope.endUserId, 'late'), document: version1, refresh: true });
     const stores = await openElasticsearchStores(options);
     try {

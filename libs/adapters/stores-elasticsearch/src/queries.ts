@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { mergedWindows, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { mergedWindows, type ListQuery, type MemoryListFilter, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { DERIVED } from './memory-document.js';
 import { MAX_CANDIDATES } from './options.js';
 
 type Query = estypes.QueryDslQueryContainer;
@@ -32,9 +33,7 @@ export function scopeFilter(scope: Scope): Query[] {
  * like the embedded store's: an interval [start, end) matches when start < to and end > from.
  */
 export function timeRangeFilter(range: { from: number; to: number }): Query {
-  const bounds: { gte?: number; lt?: number } = {};
-  if (Number.isFinite(range.from)) bounds.gte = range.from;
-  if (Number.isFinite(range.to)) bounds.lt = range.to;
+  const bounds = openBounds(range);
   return {
     bool: {
       minimum_should_match: 1,
@@ -185,5 +184,37 @@ export function timedPageRequest(index: string, query: Query, pageSize: number, 
     _source: ['id', 'createdAt', 'eventTimes'],
     track_total_hits: false,
     ...(after === undefined ? {} : { search_after: [after] }),
+  };
+}
+
+/** Bounds of a [from, to) range query, infinite ones left open. */
+function openBounds(range: { from: number; to: number }): { gte?: number; lt?: number } {
+  return { ...(Number.isFinite(range.from) ? { gte: range.from } : {}), ...(Number.isFinite(range.to) ? { lt: range.to } : {}) };
+}
+
+/** The conditions of a list filter (memory-list.ts of @memory/ports) as filter clauses. */
+export function listFilterClauses(filter: MemoryListFilter): Query[] {
+  const clauses: Query[] = [];
+  if (filter.memoryTypes) clauses.push({ terms: { memoryType: filter.memoryTypes } });
+  if (filter.jobId !== undefined) clauses.push({ term: { jobId: filter.jobId } });
+  if (filter.created) clauses.push({ range: { createdAt: { ...openBounds(filter.created), format: 'epoch_millis' } } });
+  if (filter.events) clauses.push(timeRangeFilter(filter.events));
+  for (const [key, text] of Object.entries(filter.metadata ?? {})) clauses.push({ term: { [`metadataText.${key}`]: text } });
+  return clauses;
+}
+
+/**
+ * One page of an end user's memories, newest first (createdAt, then id, both descending), after the previous page's
+ * last memory (search_after on the same two keys): keyset pagination. Read without the vector and derived fields.
+ */
+export function listRequest(index: string, scope: Scope, query: ListQuery): estypes.SearchRequest {
+  return {
+    index,
+    query: { bool: { filter: [...scopeFilter(scope), ...listFilterClauses(query.filter ?? {})] } },
+    sort: [{ createdAt: 'desc' }, { id: 'desc' }],
+    size: Math.min(query.limit, MAX_CANDIDATES),
+    _source: { excludes: ['vector', ...DERIVED] },
+    track_total_hits: false,
+    ...(query.after === undefined ? {} : { search_after: [query.after.createdAt, query.after.id] }),
   };
 }

@@ -30,8 +30,13 @@ describe('index templates', () => {
     const mapping = memoryMapping(settings());
     expect(mapping.properties!['lexicalTerms']).to.deep.equal({ type: 'text', analyzer: 'whitespace', index_options: 'freqs' });
     expect(mapping.properties!['identifiers']).to.deep.equal({ type: 'keyword' });
-    expect(SCHEMA_VERSION).to.equal(2);
-    expect(mapping._meta).to.deep.equal({ schemaVersion: 2, dims: 384 });
+  });
+
+  it('maps the metadata values, as strings, in one flattened field (schema 3)', () => {
+    const mapping = memoryMapping(settings());
+    expect(mapping.properties!['metadataText']).to.deep.equal({ type: 'flattened' });
+    expect(SCHEMA_VERSION).to.equal(3);
+    expect(mapping._meta).to.deep.equal({ schemaVersion: 3, dims: 384 });
   });
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {

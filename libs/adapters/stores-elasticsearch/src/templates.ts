@@ -4,9 +4,10 @@ import type { ElasticsearchStoresSettings } from './options.js';
 
 /**
  * Bumped whenever a mapping below changes; stored as the template's version and in the index _meta. An index of an
- * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers.
+ * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers. 3: metadataText
+ * (no document before it has metadata, so there is nothing to fill).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -60,6 +61,10 @@ export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims'
       lexicalTerms: { type: 'text', analyzer: 'whitespace', index_options: 'freqs' },
       // memoryIdentifiers: the memory's own id, its job's id and the codes written in it, lower-cased.
       identifiers: keyword,
+      // The client's metadata, each value in its string form (metadataTexts of @memory/ports), for equality filters
+      // in listings: one flattened field takes any key without a mapping per key. The metadata itself, with its
+      // value types, is read back from _source.
+      metadataText: { type: 'flattened' },
       embeddingModel: keyword,
       vector: {
         type: 'dense_vector',

@@ -1,14 +1,14 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import type { MemoryRecord, Scope, ScoredId, TextQuery, TimedId, VectorQuery, VectorStore } from '@memory/ports';
+import { checkListQuery, type ListQuery, type MemoryRecord, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { call } from './errors.js';
 import { searchInTimeRange } from './in-time-range.js';
-import { fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
+import { fromListedDocument, fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, scopeFilter, textSearchRequest } from './queries.js';
 import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
 import { checkIdentifiers, checkIds, checkInstants, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
@@ -138,6 +138,16 @@ export class ElasticsearchVectorStore implements VectorStore {
       this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request),
     );
     return response.hits.hits.map((hit) => ({ id: hitId(hit), time: hitCreatedAt(hit) }));
+  }
+
+  async list(scope: Scope, query: ListQuery): Promise<StoredMemory[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkListQuery(query);
+    if (query.limit === 0) return [];
+    const request = listRequest(this.index, scope, query);
+    const response = await call('VECTORS', `list memories in ${this.index}`, () => this.client.search<Omit<MemoryDocument, 'vector'>>(request));
+    return response.hits.hits.map((hit) => fromListedDocument(hit._source!));
   }
 
   async ids(scope: Scope): Promise<string[]> {

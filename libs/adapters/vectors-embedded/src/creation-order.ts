@@ -60,6 +60,16 @@ export class CreationOrder {
     return found;
   }
 
+  /**
+   * Slots from the newest row to the oldest (ties by id, the larger first), beginning with the newest row that sorts
+   * before `before` (a creation time and id), or the newest of all; `visit` says whether to go on. O(log n) to start.
+   */
+  newestFirst(before: { time: number; id: string } | null, visit: (slot: number) => boolean): void {
+    for (let at = (before ? this.firstAfter(before.time, before.id) : this.size) - 1; at >= 0; at--) {
+      if (!visit(this.order[at]!)) return;
+    }
+  }
+
   /** First position whose row was created at or after `time`. */
   private firstAtOrAfter(time: number): number {
     return firstPositionNotBefore(this.size, (at) => this.timeOf(this.order[at]!) < time);

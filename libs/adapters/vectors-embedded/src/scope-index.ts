@@ -1,4 +1,4 @@
-import { rangeMiddle, type ScoredId, type TimedId } from '@memory/ports';
+import { compareNewestFirst, rangeMiddle, type ListPosition, type ScoredId, type TimedId } from '@memory/ports';
 import { CreationOrder } from './creation-order.js';
 import { IntervalIndex } from './interval-index.js';
 import { createBlock, paddedStride, writeNormalised, type VectorBlock } from './vector-block.js';
@@ -189,6 +189,27 @@ export class ScopeIndex {
   /** Memories created within windowMs of one of the instants, oldest first (ties by id), at most `limit`. */
   createdNear(instants: readonly number[], windowMs: number, limit: number): TimedId[] {
     return this.byCreation.near(instants, windowMs, limit).map((slot) => ({ id: this.ids[slot] as string, time: this.createdAt[slot] as number }));
+  }
+
+  /**
+   * Ids newest first (createdAt descending, then id descending): those after `after`, created in `created`, whose
+   * event times fall in `events` (matchesTimeRange); `visit` says whether to go on. Starts by binary search and
+   * stops at the oldest creation time wanted, so a page costs O(log n + rows visited).
+   */
+  newestFirst(options: { after?: ListPosition; created?: TimeRange; events?: TimeRange }, visit: (id: string) => boolean): void {
+    const { after, created, events } = options;
+    // Rows sorting before (created.to, '') are exactly those created before created.to.
+    const bounds: ListPosition[] = [];
+    if (after) bounds.push(after);
+    if (created && created.to !== Infinity) bounds.push({ createdAt: created.to, id: '' });
+    const start = bounds.sort(compareNewestFirst).pop();
+    const from = created?.from ?? -Infinity;
+    this.byCreation.newestFirst(start ? { time: start.createdAt, id: start.id } : null, (slot) => {
+      const createdAt = this.createdAt[slot]!;
+      if (createdAt < from) return false;
+      if (events && !matchesTimeRange(events, createdAt, this.times[slot] ?? null)) return true;
+      return visit(this.ids[slot]!);
+    });
   }
 
   /** A row's event times as start, end pairs, or its creation time as an instant when it has none. */

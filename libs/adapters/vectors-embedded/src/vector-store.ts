@@ -1,6 +1,6 @@
 import { analyseMemory, LEXICAL_ANALYSIS_VERSION, type LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
-import type { MemoryRecord, Scope, ScoredId, TextQuery, TimedId, VectorQuery, VectorStore } from '@memory/ports';
+import { checkListQuery, matchesListFilter, type ListQuery, type MemoryRecord, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
@@ -156,6 +156,31 @@ export class EmbeddedVectorStore implements VectorStore {
     checkLimit(limit);
     if (limit === 0 || instants.length === 0) return [];
     return this.indexFor(scope)?.createdNear(instants, windowMs, limit) ?? [];
+  }
+
+  /**
+   * Walks the kNN index's creation-time order from the page's start: creation and event-time conditions are decided
+   * there, the others on each visited memory's record; so an unfiltered page reads only its own records.
+   */
+  async list(scope: Scope, query: ListQuery): Promise<StoredMemory[]> {
+    this.checkOpen();
+    checkScope(scope);
+    checkListQuery(query);
+    const index = query.limit === 0 ? null : this.indexFor(scope);
+    if (!index) return [];
+    const filter = query.filter ?? {};
+    const readsRecord = filter.memoryTypes !== undefined || filter.jobId !== undefined || filter.metadata !== undefined;
+    const page: StoredMemory[] = [];
+    try {
+      index.newestFirst({ after: query.after, created: filter.created, events: filter.events }, (id) => {
+        const record = this.storage.memories.get(scopedKey(scope, id)) as StoredMemory | undefined;
+        if (record && (!readsRecord || matchesListFilter(filter, record))) page.push(record);
+        return page.length < query.limit;
+      });
+    } catch (error) {
+      throw storageError('read', error);
+    }
+    return page;
   }
 
   async ids(scope: Scope): Promise<string[]> {

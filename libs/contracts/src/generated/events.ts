@@ -1,6 +1,6 @@
 // Generated from schemas/*/v<latest>.avsc by `npm run generate:types`. Do not edit by hand.
 /* eslint-disable */
-/** Topic memory.ingest.requested, key tenant/endUser. Published by the edge once a request is valid; the 202 is sent only after this event is durably appended. */
+/** Topic memory.ingest.requested, key tenant/endUser. Published by the edge once a request is valid; the 202 is sent only after this event is durably appended. v2 adds metadata. */
 export interface IngestRequested {
   /** job_|img_job_|doc_job_ + accept millis + end user id. */
   jobId: string;
@@ -18,6 +18,8 @@ export interface IngestRequested {
   userContext: null | string;
   /** Claim check for images and documents: the bytes live in the blob store, never in the event. */
   blob: null | BlobRef;
+  /** The client's metadata of the memory (the request's metadata object): flat keys, string, number or boolean values, validated by the edge (README, Limits). */
+  metadata: null | Record<string, string | number | boolean>;
 }
 
 export const SourceKindValues = ['text', 'image', 'document'] as const;
@@ -30,7 +32,7 @@ export interface BlobRef {
   fileName: null | string;
 }
 
-/** Topic memory.resolved. The request with its relative time references replaced by absolute ISO 8601 timestamps. */
+/** Topic memory.resolved. The request with its relative time references replaced by absolute ISO 8601 timestamps. v2 adds metadata, passed on unchanged. */
 export interface MemoryResolved {
   jobId: string;
   tenantId: string;
@@ -46,6 +48,8 @@ export interface MemoryResolved {
   /** Every time reference found, resolved; what temporal search filters on. */
   eventTimes: Array<TimeMention>;
   blob: null | BlobRef;
+  /** The client's metadata of the memory (the request's metadata object): flat keys, string, number or boolean values, validated by the edge (README, Limits). */
+  metadata: null | Record<string, string | number | boolean>;
 }
 
 export interface TimeMention {
@@ -63,7 +67,7 @@ export interface TimeMention {
   relative: boolean;
 }
 
-/** Topic memory.enriched. One event per memory: one for a text or an image, one per page chunk of a PDF. v2 adds what images and documents carry. */
+/** Topic memory.enriched. One event per memory: one for a text or an image, one per page chunk of a PDF. v2 adds what images and documents carry; v3 adds metadata, passed on unchanged. */
 export interface MemoryEnriched {
   /** Derived from jobId and partIndex, so replays rewrite the same memory. */
   memoryId: string;
@@ -102,6 +106,8 @@ export interface MemoryEnriched {
   image: null | ImageFacts;
   /** Document memories: which page (and chunk of a long page) of which PDF this memory is. */
   document: null | DocumentPart;
+  /** The client's metadata of the memory (the request's metadata object): flat keys, string, number or boolean values, validated by the edge (README, Limits). */
+  metadata: null | Record<string, string | number | boolean>;
 }
 
 export interface Entity {

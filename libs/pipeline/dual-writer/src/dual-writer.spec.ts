@@ -9,7 +9,7 @@ const enriched: MemoryEnriched = {
   memoryType: 'plan', themes: ['food'], synonyms: ['supper'], keywords: ['dinner'],
   entities: [{ name: 'Jake', type: 'person', key: 'jake' }, { name: 'Paris', type: 'place', key: 'paris' }],
   sentiment: 'neutral', sentimentScore: 0, movieGenre: null, mentionedTitles: [], embeddingModel: 'm@1', vector: [0.6, 0.8],
-  blob: null, image: null, document: null,
+  blob: null, image: null, document: null, metadata: { project: 'apollo', priority: 2 },
 };
 
 describe('dual-writer mapping', () => {
@@ -21,6 +21,7 @@ describe('dual-writer mapping', () => {
     expect(record.createdAt).to.equal(900);
     expect(record.acceptedAt).to.equal(1000);
     expect(record.eventTimes[0]!.iso).to.equal('2023-05-09');
+    expect(record.metadata).to.deep.equal({ project: 'apollo', priority: 2 });
   });
 
   it('links user → memory → entities with ids derived from the scope', () => {
@@ -53,6 +54,7 @@ describe('dual-writer mapping', () => {
     expect(visual.id).to.equal(record.id);
     expect(Array.from(visual.vector)).to.deep.equal([1, 0]);
     expect(visual.embeddingModel).to.equal('visual-v1');
+    expect(visual.metadata).to.deep.equal({ project: 'apollo', priority: 2 });
   });
 
   it('hangs a PDF page off its document node and links it to the next page', () => {

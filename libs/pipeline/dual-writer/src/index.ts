@@ -43,6 +43,7 @@ export function toMemoryRecord(e: MemoryEnriched): MemoryRecord {
     blob: e.blob,
     image: e.image && withoutVisualVector(e.image),
     document: e.document,
+    metadata: e.metadata,
   };
 }
 

@@ -27,6 +27,7 @@ const resolved = (n: number, content: string): Incoming<'resolved'> => ({
   value: {
     jobId: `job_${n}_alice`, tenantId: 'acme', endUserId: 'alice', kind: 'text', acceptedAt: 2000, referenceTime: 1500,
     timeZone: null, userContext: 'horror fan', originalContent: content, resolvedContent: content, eventTimes: [], blob: null,
+    metadata: n === 2 ? { project: 'apollo', pinned: true } : null,
   } satisfies MemoryResolved,
 });
 
@@ -49,6 +50,8 @@ describe('enricher stage', () => {
     expect(e.mentionedTitles).to.include('The Shining');
     expect(status!.event).to.equal('jobStatus');
     expect((status!.value as { stage: string }).stage).to.equal('enricher');
+    expect(e.metadata).to.equal(null);
+    expect((out[1]![0]!.value as import('@memory/contracts').MemoryEnriched).metadata).to.deep.equal({ project: 'apollo', pinned: true });
   });
 
   it('refuses a text job without content (the runner dead-letters it)', async () => {

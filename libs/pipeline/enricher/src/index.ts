@@ -123,6 +123,7 @@ export const enricherStage: StageSpec<'resolved', EnricherStageDeps> = {
             blob: value.blob,
             image: part.image,
             document: part.document && { documentId: value.jobId, fileName: value.blob?.fileName ?? null, ...part.document },
+            metadata: value.metadata,
             vector: Array.from(vectors[at]!),
           },
         };

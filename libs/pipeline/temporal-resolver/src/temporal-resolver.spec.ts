@@ -8,7 +8,7 @@ const ACCEPTED = Date.parse('2023-05-08T13:56:00Z'); // a Monday
 const request = (extra: Partial<IngestRequested>): Incoming<'ingestRequested'> => ({
   event: 'ingestRequested', topic: 'memory.ingest.requested', partition: 0, offset: 0, key: 'acme/alice', timestamp: ACCEPTED + 60_000,
   value: { jobId: 'job_1_alice', tenantId: 'acme', endUserId: 'alice', kind: 'text', acceptedAt: ACCEPTED, content: 'I met Jake yesterday',
-    sourceTimestamp: null, timeZone: null, userContext: null, blob: null, ...extra },
+    sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, ...extra },
 });
 
 describe('temporal-resolver stage', () => {
@@ -40,5 +40,11 @@ describe('temporal-resolver stage', () => {
     expect(resolved.value.originalContent).to.equal("Lily's party last Saturday");
     expect(resolved.value.resolvedContent).to.include('2023-05-06');
     expect(resolved.value.blob?.key).to.equal('acme/alice/img_job_1_alice/original');
+  });
+
+  it("passes the request's metadata on unchanged", async () => {
+    const metadata = { project: 'apollo', priority: 2, pinned: true };
+    const [[resolved]] = (await temporalResolverStage.process([request({ metadata })], {})) as unknown as [[{ value: MemoryResolved }]];
+    expect(resolved.value.metadata).to.deep.equal(metadata);
   });
 });
