@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { memoryIdOf } from '@memory/contracts';
+import { EVENTS, memoryIdOf } from '@memory/contracts';
+import { openInfrastructure, readServiceConfig } from '@memory/composition';
+import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeForgetScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -33,7 +35,30 @@ function launcher() {
       process.cleanup();
       await dropIndices(namespace);
     },
+    bytesAtRest: () => kafkaRecordBytes(namespace),
   };
+}
+
+/** Key and value of every record of every topic of the namespace, read from Kafka as any client would read them. */
+async function kafkaRecordBytes(namespace: string): Promise<Buffer> {
+  const infra = openInfrastructure(readServiceConfig({ ...process.env, MEMORY_NAMESPACE: namespace }, 'distributed'), createLogger({ app: 'e2e' }, 'warn'));
+  try {
+    const { log } = await infra.eventBus();
+    const chunks: Buffer[] = [];
+    for (const { topic } of Object.values(EVENTS)) {
+      for (let partition = 0; partition < (await log.partitionsOf(topic)); partition++) {
+        for (let offset = 0; ; ) {
+          const records = await log.read(topic, partition, offset, 500);
+          if (records.length === 0) break;
+          for (const record of records) chunks.push(Buffer.from(record.key), record.value);
+          offset = records[records.length - 1]!.offset + 1;
+        }
+      }
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    await infra.close();
+  }
 }
 
 describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, MinIO)', needed, () => {
@@ -42,6 +67,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeImageScenarios('image memories, through start-distributed (blobs in MinIO)', launcher());
   describeDocumentScenarios('PDF memories, through start-distributed (blobs in MinIO)', launcher());
   describeMemoryReadScenarios('reading memories back and metadata, through start-distributed (reads relayed by the edge)', launcher());
+  describeForgetScenarios('forgetting, through start-distributed (keys in Elasticsearch, the log read raw from Kafka)', launcher());
 
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);

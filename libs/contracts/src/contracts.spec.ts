@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { EVENTS, latestSchema, schemaVersions, type EventName } from './catalog.js';
 import { generateTypeScript } from './type-generator.js';
 import { AvroCodec, type SchemaRegistryClient } from './codec.js';
-import { blobKeyOf, createJobIdClock, memoryIdOf } from './ids.js';
+import { acceptedAtOf, blobKeyOf, blobPrefixOf, createJobIdClock, isJobIdOf, jobIdOfMemory, memoryIdOf } from './ids.js';
+import { SEALED_MAGIC_BYTE } from './codec.js';
+import { newDataKey } from './sealing.js';
 
 /** A registry that keeps schemas in a Map: enough to exercise the codec's framing (adapters have their own suites). */
 function registryInMemory(): SchemaRegistryClient {
@@ -62,7 +64,7 @@ describe('schemas', () => {
 describe('AvroCodec', () => {
   it('frames events in the Confluent wire format and decodes them back', async () => {
     const codec = new AvroCodec(registryInMemory());
-    const event = normaliseBytes(schemaVersions('job-status')[0]!.fixture) as never;
+    const event = normaliseBytes(schemaVersions('job-status').at(-1)!.fixture) as never;
     const framed = await codec.encode('jobStatus', event);
     expect(framed[0]).to.equal(0);
     expect(framed.readUInt32BE(1)).to.be.greaterThan(0);
@@ -82,7 +84,7 @@ describe('AvroCodec', () => {
   it('rejects bytes without the magic byte', async () => {
     const codec = new AvroCodec(registryInMemory());
     try {
-      await codec.decode('jobStatus', Buffer.from([1, 2, 3, 4, 5, 6]));
+      await codec.decode('jobStatus', Buffer.from([2, 2, 3, 4, 5, 6]));
       expect.fail('should throw');
     } catch (error) {
       expect((error as { code: string }).code).to.equal('CONTRACT.BAD_FRAME');
@@ -90,7 +92,86 @@ describe('AvroCodec', () => {
   });
 });
 
+describe('AvroCodec with content keys (sealing)', () => {
+  /** Keys in a Map, with forgetting: enough for the codec's side of sealing (key stores have their own suites). */
+  function keysInMemory() {
+    const keys = new Map<string, Buffer>();
+    const forgotten = new Set<string>();
+    const id = (t: string, u: string, k: string) => `${t}/${u}/${k}`;
+    return {
+      forget: (t: string, u: string, k: string) => { keys.delete(id(t, u, k)); forgotten.add(id(t, u, k)); },
+      async keyFor(t: string, u: string, k: string) {
+        if (forgotten.has(id(t, u, k))) throw Object.assign(new Error('forgotten'), { code: 'KEY.FORGOTTEN' });
+        if (!keys.has(id(t, u, k))) keys.set(id(t, u, k), newDataKey());
+        return keys.get(id(t, u, k))!;
+      },
+      async existingKey(t: string, u: string, k: string) {
+        return keys.get(id(t, u, k)) ?? null;
+      },
+    };
+  }
+  const text = { ...(schemaVersions('ingest-requested').at(-1)!.fixture as object), content: 'Caroline lent me the telescope' } as never;
+
+  it('seals events with content: no readable text in the bytes, the same event back with the key', async () => {
+    const keys = keysInMemory();
+    const registry = registryInMemory();
+    const framed = await new AvroCodec(registry, keys).encode('ingestRequested', text);
+    expect(framed[0]).to.equal(SEALED_MAGIC_BYTE);
+    expect(framed.includes(Buffer.from('telescope'))).to.equal(false);
+    expect(framed.includes(Buffer.from('acme'))).to.equal(true);
+    expect(plain(await new AvroCodec(registry, keys).decode('ingestRequested', framed))).to.deep.equal(plain(text));
+  });
+
+  it('leaves events of ids only in the plain wire format', async () => {
+    const framed = await new AvroCodec(registryInMemory(), keysInMemory()).encode('forgetRequested', schemaVersions('forget-requested').at(-1)!.fixture as never);
+    expect(framed[0]).to.equal(0);
+  });
+
+  it('refuses to read a sealed event whose key was destroyed (KEY.FORGOTTEN), or to write one', async () => {
+    const keys = keysInMemory();
+    const codec = new AvroCodec(registryInMemory(), keys);
+    const framed = await codec.encode('ingestRequested', text);
+    keys.forget('acme', 'alice', 'job_1700000000000_alice');
+    for (const attempt of [codec.decode('ingestRequested', framed), codec.encode('ingestRequested', text)]) {
+      try {
+        await attempt;
+        expect.fail('should throw');
+      } catch (error) {
+        expect((error as { code: string }).code).to.equal('KEY.FORGOTTEN');
+      }
+    }
+  });
+
+  it('rejects a sealed body that names another subject than the one it was sealed for', async () => {
+    const keys = keysInMemory();
+    const codec = new AvroCodec(registryInMemory(), keys);
+    const framed = await codec.encode('ingestRequested', text);
+    await keys.keyFor('acme', 'alicf', 'job_1700000000000_alice');
+    const moved = Buffer.from(framed);
+    moved.set(Buffer.from('alicf'), moved.indexOf(Buffer.from('alice')));
+    try {
+      await codec.decode('ingestRequested', moved);
+      expect.fail('should throw');
+    } catch (error) {
+      expect((error as { code: string }).code).to.equal('CONTRACT.BAD_SEAL');
+    }
+  });
+});
+
 describe('ids', () => {
+  it('reads the accept time, the job of a memory and the owner out of derived ids', () => {
+    expect(acceptedAtOf('doc_job_1700000000000_a_b_1')).to.equal(1_700_000_000_000);
+    expect(acceptedAtOf('mem_img_job_1700000000001_x_0')).to.equal(1_700_000_000_001);
+    expect(acceptedAtOf('centroid')).to.equal(null);
+    expect(jobIdOfMemory('mem_doc_job_1700000000000_a_b_12')).to.equal('doc_job_1700000000000_a_b');
+    expect(jobIdOfMemory('job_1700000000000_a')).to.equal(null);
+    expect(isJobIdOf('job_1700000000000_user_2', 'user_2')).to.equal(true);
+    expect(isJobIdOf('job_1700000000000_user_2', '2')).to.equal(false);
+    expect(isJobIdOf('job_abc_user', 'user')).to.equal(false);
+    expect(blobPrefixOf('acme', 'a/b', 'job_1_x')).to.equal('acme/a%2Fb/job_1_x/');
+    expect(blobKeyOf('acme', 'a/b', 'job_1_x', 'f.pdf').startsWith(blobPrefixOf('acme', 'a/b', 'job_1_x'))).to.equal(true);
+  });
+
   it('makes job ids in the interface format, unique within one millisecond', () => {
     const clock = createJobIdClock(() => 1_700_000_000_000);
     const a = clock('text', 'alice');
