@@ -3,6 +3,7 @@ import { ApiConnection, type HttpAnswer } from './http-call.js';
 
 export interface JobState {
   status: string;
+  memoryIds?: string[];
   error?: { code?: string; reason?: string };
 }
 
@@ -31,6 +32,20 @@ export class BenchApi {
     return jobId;
   }
 
+  /** DELETE of a memory (`/v1/memories/{id}`) or an end user (`/v1/users/{id}`): the forgetting job's id. */
+  async forget(endUserId: string, path: string): Promise<string> {
+    const body = await this.call('DELETE', path, endUserId);
+    const jobId = (body as { jobId?: unknown } | null)?.jobId;
+    if (typeof jobId !== 'string') throw new MemoryServiceError('BENCH.BAD_RESPONSE', `DELETE ${path} answered without a jobId: ${JSON.stringify(body)}`);
+    return jobId;
+  }
+
+  /** Memory ids a direct lookup of these identifiers finds. */
+  async lookup(endUserId: string, query: string): Promise<string[]> {
+    const body = await this.call('POST', '/v1/search', endUserId, { query, strategy: 'direct_lookup', options: { limit: 20 } });
+    return ((body as { data?: Array<{ id: string }> } | null)?.data ?? []).map((m) => m.id);
+  }
+
   async job(jobId: string): Promise<JobState> {
     return (await this.call('GET', `/v1/jobs/${encodeURIComponent(jobId)}`, null)) as JobState;
   }
@@ -51,7 +66,7 @@ export class BenchApi {
     return { hits, ms };
   }
 
-  private async call(method: 'GET' | 'POST', path: string, endUserId: string | null, body?: unknown, timed?: (ms: number) => void): Promise<unknown> {
+  private async call(method: 'GET' | 'POST' | 'DELETE', path: string, endUserId: string | null, body?: unknown, timed?: (ms: number) => void): Promise<unknown> {
     return retry(
       async () => {
         const started = performance.now();

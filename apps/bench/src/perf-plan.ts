@@ -18,6 +18,8 @@ export interface PerfPlan {
   searchClients: number[];
   /** Pages of 100 listed, and memories read by id, at each search_ms step (read_ms). */
   readRequests: number;
+  /** Memories forgotten one at a time for forget_visible_ms. */
+  forgetMemories: number;
   /** The store shared by 10 users, each holding this many memories (the search user is one of them). */
   sharedUsers: { users: number; each: number };
   seed: number;
@@ -34,6 +36,7 @@ export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
     searchQueries: 200,
     searchClients: [1, 8],
     readRequests: 300,
+    forgetMemories: 100,
     sharedUsers: { users: 10, each: 1000 },
     seed: 20_260_601,
   },
@@ -47,6 +50,7 @@ export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
     searchQueries: 500,
     searchClients: [1, 8],
     readRequests: 500,
+    forgetMemories: 300,
     sharedUsers: { users: 10, each: 10_000 },
     seed: 20_260_601,
   },

@@ -7,6 +7,7 @@ import { BenchApi } from './api.js';
 import type { EdgeLevel, Reads } from './load-commands.js';
 import { runLoad } from './load-process.js';
 import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
+import { eraseLatency, forgetLatency } from './perf-forget.js';
 import type { PerfPlan } from './perf-plan.js';
 import type { Print } from './progress.js';
 import type { Target } from './service.js';
@@ -132,6 +133,20 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   }
   figures['search_ms'] = searchFigures;
   figures['read_ms'] = readFigures;
+
+  print(`\n[forget_visible_ms] ${plan.forgetMemories} memories forgotten one at a time: DELETE to absent from search, and to the job's Completed`);
+  const forgotten = await forgetLatency(ctx, `forget-${runId}`, plan.forgetMemories);
+  figures['forget_visible_ms'] = forgotten;
+  rows.push({ metric: 'forget_visible_ms', condition: 'DELETE to absent from a direct lookup', value: forgotten.absent.count, unit: 'memories', latency: forgotten.absent });
+  rows.push({ metric: 'forget_completed_ms', condition: 'DELETE to the job Completed (receipt)', value: forgotten.completed.count, unit: 'memories', latency: forgotten.completed });
+
+  print(`\n[erase_user_s] the search user (${held} memories) erased, another user ingesting meanwhile`);
+  const erased = await eraseLatency(ctx, searchUser, held, `during-erasure-${runId}`);
+  stored -= erased.forgotten ?? 0;
+  figures['erase_user_s'] = erased;
+  rows.push({ metric: 'erase_user_s', condition: `${sizeLabel(held)} memories of one end user`, value: erased.seconds, unit: 's' });
+  rows.push({ metric: 'ingest_during_erasure', condition: 'another user: completed / accepted while the erasure ran', value: erased.otherAccepted ? erased.otherCompleted / erased.otherAccepted : null, unit: '' });
+  print(`  ${erased.forgotten} memories forgotten in ${erased.seconds.toFixed(1)} s; meanwhile ${erased.otherCompleted} of another user's ${erased.otherAccepted} accepted memories completed`);
 
   const levels: EdgeLevel[] = [];
   for (const connections of plan.edgeConnections) {

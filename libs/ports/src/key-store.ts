@@ -25,6 +25,12 @@ export interface DataKeyStore {
    * from now on. Returns how many keys existed.
    */
   erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number>;
+  /**
+   * Makes destroyed keys unrecoverable from the store's own files (embedded: a compacting rewrite; Elasticsearch: a
+   * merge that expunges deleted documents, asked for once the soft-delete retention has passed). Destruction is
+   * durable without it; it is called once per batch of forgetting, so many destructions share one rewrite.
+   */
+  scrub(): Promise<void>;
   /** Which of these ids are forgotten (by tombstone or by an erasure of their user or tenant). */
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>>;
   /** Every key of the store, for moving a deployment (export-to-kafka); not for the request path. */
@@ -99,6 +105,10 @@ export class Keyring implements ContentKeys {
 
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
     return this.store.forgotten(scope, keyIds);
+  }
+
+  scrub(): Promise<void> {
+    return this.store.scrub();
   }
 
   private cached(tenantId: string, endUserId: string, keyId: string): Buffer | null {

@@ -27,11 +27,17 @@ describe('keys-embedded', () => {
       const forgotten = [...keys.keys()].slice(0, 150);
       await harness.store.forget(alice, forgotten);
       await harness.store.erase({ tenantId: 'acme', endUserId: 'alice' }, 1_700_000_000_000 + 200);
+      await harness.store.scrub();
+      const scrubbed = await allBytes(dir);
+      for (const id of forgotten) expect(scrubbed.includes(keys.get(id)!), `key of ${id}, after scrub`).to.equal(false);
+      await harness.store.create(alice, new Map([['job_1800000000000_alice', newDataKey()]]));
+      await harness.store.forget(alice, [[...keys.keys()][299]!]);
       await harness.store.close();
       const bytes = await allBytes(dir);
       for (const id of forgotten) expect(bytes.includes(keys.get(id)!), `key of ${id}`).to.equal(false);
       for (const id of [...keys.keys()].slice(150, 200)) expect(bytes.includes(keys.get(id)!), `erased key of ${id}`).to.equal(false);
-      for (const id of [...keys.keys()].slice(200)) expect(bytes.includes(keys.get(id)!), `live key of ${id}`).to.equal(true);
+      for (const id of [...keys.keys()].slice(200, 299)) expect(bytes.includes(keys.get(id)!), `live key of ${id}`).to.equal(true);
+      expect(bytes.includes(keys.get([...keys.keys()][299]!)!), 'destroyed before close: close scrubs').to.equal(false);
     } finally {
       await harness.cleanup();
     }
@@ -42,7 +48,7 @@ describe('keys-embedded', () => {
     try {
       const alice = { tenantId: 'acme', endUserId: 'alice' };
       const writes = Array.from({ length: 200 }, (_, i) => harness.store.create(alice, new Map([[`job_${1_700_000_000_000 + i}_alice`, newDataKey()]])));
-      const forgets = Array.from({ length: 5 }, (_, i) => harness.store.forget(alice, [`job_${1_700_000_000_000 + i * 7}_alice`]));
+      const forgets = Array.from({ length: 5 }, (_, i) => harness.store.forget(alice, [`job_${1_700_000_000_000 + i * 7}_alice`]).then(() => harness.store.scrub()));
       await Promise.all([...writes, ...forgets]);
       const found = await harness.store.get(alice, Array.from({ length: 200 }, (_, i) => `job_${1_700_000_000_000 + i}_alice`));
       expect(found.size).to.equal(195);

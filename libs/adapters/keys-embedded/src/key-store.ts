@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { compactAndClose, finishPendingCompaction, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, compactionPending, finishPendingCompaction, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
 import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type Scope } from '@memory/ports';
 import { AccessGate } from './access-gate.js';
@@ -18,9 +18,9 @@ const storageError = (operation: string, cause: unknown) => lmdbError('KEYS', 'k
  * when forgotten; erasures [tenant, user or ''] -> the accept time before which everything is forgotten.
  *
  * LMDB copies pages on write and leaves freed pages as they were, so a destroyed key would stay readable in the
- * file until its page is reused. After every forget or erase the environment is copied with compaction (only live
- * pages) and the copy replaces the file, all operations waiting meanwhile: what was destroyed is gone from the
- * disk's file once the call resolves. The table is small (about 100 bytes a subject), so the copy is quick.
+ * file until its page is reused. scrub() (after a batch of forgetting) and close() copy the environment with
+ * compaction (only live pages) and the copy replaces the file, all operations waiting meanwhile. The table is small
+ * (about 100 bytes a subject), so the copy is quick.
  */
 export class EmbeddedKeyStore implements DataKeyStore {
   private env!: RootDatabase;
@@ -28,6 +28,7 @@ export class EmbeddedKeyStore implements DataKeyStore {
   private tombstones!: Database<number, SubjectKey>;
   private erasures!: Database<number, ErasureKey>;
   private readonly gate = new AccessGate();
+  private nextScrub: Promise<void> | null = null;
   private closed = false;
 
   private constructor(private readonly dir: string) {
@@ -103,7 +104,7 @@ export class EmbeddedKeyStore implements DataKeyStore {
         return count;
       }),
     );
-    await this.compact();
+    markForCompaction(this.dir);
     return destroyed;
   }
 
@@ -118,7 +119,7 @@ export class EmbeddedKeyStore implements DataKeyStore {
         return covered.length;
       }),
     );
-    await this.compact();
+    markForCompaction(this.dir);
     return destroyed;
   }
 
@@ -134,7 +135,7 @@ export class EmbeddedKeyStore implements DataKeyStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.gate.exclusive(() => this.env.close());
+    await this.gate.exclusive(() => (compactionPending(this.dir) ? this.compact() : this.env.close()));
   }
 
   private isForgotten(scope: Scope, keyId: string): boolean {
@@ -146,18 +147,31 @@ export class EmbeddedKeyStore implements DataKeyStore {
     return false;
   }
 
-  /** Rewrites the file with its live pages only, at once: destroyed keys leave no bytes behind. */
-  private compact(): Promise<void> {
-    return this.gate.exclusive(async () => {
-      markForCompaction(this.dir);
-      try {
-        await compactAndClose(this.env, this.dir);
-      } catch (error) {
-        throw storageError('compaction', error);
-      } finally {
-        if (!this.closed) this.openEnv();
-      }
-    });
+  /**
+   * Rewrites the file with its live pages only, when something was destroyed since the last rewrite: destroyed keys
+   * leave no bytes behind. Calls that arrive while one runs share the next one.
+   */
+  scrub(): Promise<void> {
+    if (this.closed) return Promise.reject(new MemoryServiceError('KEYS.CLOSED', 'the key store is closed'));
+    if (!this.nextScrub) {
+      this.nextScrub = this.gate.exclusive(async () => {
+        this.nextScrub = null;
+        if (!compactionPending(this.dir)) return;
+        await this.compact();
+      });
+    }
+    return this.nextScrub;
+  }
+
+  /** Inside the gate's exclusive turn: no other operation uses the environment while it is swapped. */
+  private async compact(): Promise<void> {
+    try {
+      await compactAndClose(this.env, this.dir);
+    } catch (error) {
+      throw storageError('compaction', error);
+    } finally {
+      if (!this.closed) this.openEnv();
+    }
   }
 
   private async durable<T>(body: () => T): Promise<T> {

@@ -156,6 +156,11 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     }
   }
 
+  /** Elasticsearch drops a destroyed key's old version at a merge: asked for by scheduleExpunge at each destruction. */
+  async scrub(): Promise<void> {
+    this.checkOpen();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

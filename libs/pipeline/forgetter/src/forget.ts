@@ -9,7 +9,7 @@ export interface ForgetDeps extends MemoryStores {
   centroids: CentroidStore;
   blobs: BlobStore;
   jobs: JobStore;
-  keys: Pick<Keyring, 'forget' | 'erase'>;
+  keys: Pick<Keyring, 'forget' | 'erase' | 'scrub'>;
   /** The end user's idempotency records, when the process keeps them. */
   idempotency?: { forgetUser(scope: Scope): Promise<number> };
 }

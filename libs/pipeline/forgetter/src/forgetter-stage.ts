@@ -16,6 +16,8 @@ export const forgetterStage: StageSpec<'forgetRequested', ForgetDeps> = {
       const receipt = await forget(value, deps);
       outputs.push([progress('forgetter', value, { state: 'Completed', receipt })]);
     }
+    // One rewrite of the key store for the batch, before any of its jobs says Completed.
+    await deps.keys.scrub();
     return outputs;
   },
 };
