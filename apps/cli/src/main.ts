@@ -1,5 +1,6 @@
 import type { ServiceMode } from '@memory/composition';
 import { exportToKafka } from './commands/export-to-kafka.js';
+import { eraseTenant } from './commands/erase-tenant.js';
 import { parsePosition, rebuildStore, resetGroup, showLag } from './commands/replay.js';
 import { startDistributed } from './commands/start-distributed.js';
 
@@ -11,7 +12,10 @@ const USAGE = `memory cli (npm run cli -- <command>)
                                     move a stopped group; its next start reads from there
   rebuild <vectors|graph|centroids|jobs> [--distributed]
                                     replay the stage that writes the store from the earliest record
-  export-to-kafka                   copy the embedded log (MEMORY_DATA_DIR) into Kafka, with schemas and offsets
+  export-to-kafka                   copy the embedded log (MEMORY_DATA_DIR) into Kafka, with data keys, schemas and offsets
+  erase-tenant <tenant> [--distributed]
+                                    forget everything of a tenant: one erasure job per end user, printed as the API
+                                    prints a DELETE's answer
 
 Without --distributed the commands act on the embedded log in MEMORY_DATA_DIR (stop memoryd first).`;
 
@@ -47,6 +51,12 @@ async function main(argv: string[]): Promise<number> {
     case 'export-to-kafka':
       await exportToKafka(process.env, print);
       return 0;
+    case 'erase-tenant': {
+      const [tenant] = positional;
+      if (!tenant) break;
+      await eraseTenant(mode, process.env, tenant, print);
+      return 0;
+    }
   }
   process.stderr.write(USAGE + '\n');
   return 2;

@@ -80,6 +80,38 @@ describe('replay tooling on the embedded log', function () {
     expect(bytes.includes(Buffer.from('acme/fern')), 'the bytes read are the service\'s').to.equal(true);
   });
 
+  it('erase-tenant forgets every end user of one tenant, and nothing of another', async () => {
+    await service.start();
+    const acme = (user: string) => caller(service, TEST_KEYS.acme, user);
+    const globex = caller(service, TEST_KEYS.globex, 'hal');
+    await acme('ida').post('/v1/memory', { source: { type: 'text', content: 'Ida parked the narwhalscooter at the station' } });
+    await acme('jon').post('/v1/memory', { source: { type: 'text', content: 'Jon ordered the yakpudding for Sunday' } });
+    await globex.post('/v1/memory', { source: { type: 'text', content: 'Hal keeps the lemurcompass on his desk' } });
+    await waitForDrain(service);
+    await service.stop();
+
+    const erased = await runCli(['erase-tenant', 'acme'], { MEMORY_DATA_DIR: service.dataDir });
+    expect(erased.code, erased.output).to.equal(0);
+    const jobs = erased.output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { status: string; jobId: string });
+    const erasedUsers = jobs.map((job) => /^del_job_\d+_(.+)$/.exec(job.jobId)![1]);
+    expect(erasedUsers).to.include.members(['ida', 'jon']);
+    expect(jobs.every((job) => job.status === 'Accepted')).to.equal(true);
+
+    await service.start();
+    await waitForDrain(service);
+    for (const job of jobs) {
+      const record = await acme(/^del_job_\d+_(.+)$/.exec(job.jobId)![1]!).get(`/v1/jobs/${job.jobId}`);
+      expect(record.body.status, JSON.stringify(record.body)).to.equal('Completed');
+    }
+    const found = async (who: ReturnType<typeof acme>, query: string) => (await who.post('/v1/search', { query, options: { limit: 20 } })).body.data;
+    expect(await found(acme('ida'), 'narwhalscooter station')).to.deep.equal([]);
+    expect(await found(acme('jon'), 'yakpudding Sunday')).to.deep.equal([]);
+    expect(await found(globex, 'lemurcompass desk')).to.have.length(1);
+    await service.stop();
+    const bytes = Buffer.concat(filesUnder(service.dataDir).map((file) => readFileSync(file)));
+    for (const word of ['narwhalscooter', 'yakpudding']) expect(bytes.includes(Buffer.from(word)), word).to.equal(false);
+  });
+
   it('reset-group refuses what it cannot do, with what to do instead', async () => {
     const env = { MEMORY_DATA_DIR: service.dataDir };
     const unknown = await runCli(['reset-group', 'some-group', 'earliest'], env);
