@@ -70,7 +70,9 @@ async function eraseUser(scope: Scope, request: ForgetRequested, deps: ForgetDep
   let removed: Removal[];
   if (kept.length === 0) {
     // Nothing newer to keep: the whole graph of the user goes at once, orphans and all.
-    const [vectors, visual, graph] = await Promise.all([deps.vectors.delete(scope, forgotten), deps.visualVectors.delete(scope, forgotten), deps.graph.erase(scope)]);
+    const vectors = await inSlices(forgotten, (ids) => deps.vectors.delete(scope, ids));
+    const visual = await inSlices(forgotten, (ids) => deps.visualVectors.delete(scope, ids));
+    const graph = await deps.graph.erase(scope);
     await deps.centroids.reset(scope);
     memories = vectors;
     removed = [
@@ -95,6 +97,15 @@ async function eraseUser(scope: Scope, request: ForgetRequested, deps: ForgetDep
     ...(idempotency === null ? [] : [{ store: 'idempotency', what: 'idempotency records', count: idempotency }]),
     { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
   ], keysDestroyed);
+}
+
+const SLICE = 500;
+
+/** A large erasure in slices, each its own write, so other users' stages get their turn in between. */
+async function inSlices(ids: string[], remove: (slice: string[]) => Promise<number>): Promise<number> {
+  let removed = 0;
+  for (let i = 0; i < ids.length; i += SLICE) removed += await remove(ids.slice(i, i + SLICE));
+  return removed;
 }
 
 function receipt(memories: number, removed: Removal[], keysDestroyed: number): ForgetReceipt {
