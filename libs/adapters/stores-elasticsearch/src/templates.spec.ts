@@ -41,12 +41,18 @@ describe('index templates', () => {
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {
     const templates = indexTemplates(settings({ prefix: 'memory-a' }));
-    expect(templates.map((t) => t.name)).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-centroid-members', 'memory-a-jobs']);
+    expect(templates.map((t) => t.name)).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-centroid-members', 'memory-a-jobs', 'memory-a-keys']);
     for (const { name, request } of templates) {
       expect(request.name).to.equal(name);
       expect(request.index_patterns).to.deep.equal([name]);
       expect(request.template?.mappings?.dynamic).to.equal(false);
     }
+  });
+
+  it('keeps soft deletes of the key index only briefly, so a merge can drop a destroyed key soon', () => {
+    const keys = indexTemplates(settings({ prefix: 'memory-a' })).find((t) => t.name === 'memory-a-keys')!;
+    expect(keys.request.template!.settings).to.deep.include({ 'soft_deletes.retention_lease.period': '60s' });
+    expect(Object.keys(keys.request.template!.mappings!.properties!)).to.not.include('key');
   });
 
   it('sets shards, replicas (auto-expanding by default) and the memories refresh interval from the options', () => {
