@@ -8,3 +8,4 @@ export * from './embedder.js';
 export * from './blob-store.js';
 export * from './blob-keys.js';
 export * from './time-range.js';
+export * from './idempotency-store.js';

@@ -8,6 +8,7 @@ export { describeVectorStoreContract, type VectorStoreContractOptions } from './
 export { describeCentroidStoreContract } from './centroid-store-contract.js';
 export { describeGraphStoreContract } from './graph-store-contract.js';
 export { describeJobStoreContract } from './job-store-contract.js';
+export { describeIdempotencyStoreContract } from './idempotency-store-contract.js';
 export { describeWithEngine, requiredEngines, skippedForEngine, type RealEngine } from './real-engines.js';
 export { describeBlobStoreContract } from './blob-store-contract.js';
 export { ServiceProcess, TEST_KEYS, underTest, type ServiceProcessOptions } from './service-process.js';

@@ -1,4 +1,5 @@
-import type { JobStore } from '@memory/ports';
+import type { IdempotencyStore, JobStore } from '@memory/ports';
+import { EmbeddedIdempotencyStore } from './idempotency-store.js';
 import { EmbeddedJobStore } from './job-store.js';
 import { resolveJobStoreOptions, type EmbeddedJobStoreOptions } from './options.js';
 
@@ -6,4 +7,9 @@ export type { EmbeddedJobStoreOptions } from './options.js';
 
 export function createEmbeddedJobStore(options: EmbeddedJobStoreOptions): JobStore {
   return EmbeddedJobStore.open(resolveJobStoreOptions(options).dir);
+}
+
+/** Idempotency keys of the requests that create jobs, in an LMDB environment of their own (options as the job store's). */
+export function createEmbeddedIdempotencyStore(options: EmbeddedJobStoreOptions): IdempotencyStore {
+  return EmbeddedIdempotencyStore.open(resolveJobStoreOptions(options).dir);
 }

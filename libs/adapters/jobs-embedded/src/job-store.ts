@@ -1,6 +1,7 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { MemoryServiceError } from '@memory/platform';
 import type { JobRecord, JobStore } from '@memory/ports';
+import { storageError } from './storage-error.js';
 
 type JobKey = [tenantId: string, jobId: string];
 
@@ -33,7 +34,7 @@ export class EmbeddedJobStore implements JobStore {
       const env = open({ path: dir, overlappingSync: false, maxDbs: 2 });
       return new EmbeddedJobStore(env, env.openDB<JobRecord, JobKey>('jobs', { sharedStructuresKey: Symbol.for('structures') }));
     } catch (error) {
-      throw storageError('open', error);
+      throw storageError('JOBS', 'job store', 'open', error);
     }
   }
 
@@ -43,7 +44,7 @@ export class EmbeddedJobStore implements JobStore {
     try {
       return this.jobs.get([tenantId, jobId]) ?? null;
     } catch (error) {
-      throw storageError('read', error);
+      throw storageError('JOBS', 'job store', 'read', error);
     }
   }
 
@@ -70,7 +71,7 @@ export class EmbeddedJobStore implements JobStore {
       });
       await this.env.flushed;
     } catch (error) {
-      throw storageError('write', error);
+      throw storageError('JOBS', 'job store', 'write', error);
     }
     if (outcome instanceof ChangeFailed) throw outcome.error;
     return outcome;
@@ -91,19 +92,4 @@ function checkKey(tenantId: string, jobId: string): void {
   if (typeof tenantId !== 'string' || tenantId === '' || typeof jobId !== 'string' || jobId === '') {
     throw new MemoryServiceError('JOBS.INVALID_ARGUMENT', 'a job is addressed by a non-empty tenantId and jobId');
   }
-}
-
-/** LMDB failures by meaning: a full disk or map will not heal by retrying; other I/O hiccups may. */
-const permanent: Array<[RegExp, string]> = [
-  [/MDB_MAP_FULL|ENOSPC/, 'JOBS.DISK_FULL'],
-  [/EACCES|EPERM|EROFS/, 'JOBS.NO_ACCESS'],
-  [/MDB_INVALID|MDB_CORRUPTED|MDB_VERSION_MISMATCH/, 'JOBS.CORRUPT'],
-];
-
-function storageError(operation: string, cause: unknown): MemoryServiceError {
-  const message = cause instanceof Error ? cause.message : String(cause);
-  for (const [pattern, code] of permanent) {
-    if (pattern.test(message)) return new MemoryServiceError(code, `job store ${operation} failed: ${message}`, { cause });
-  }
-  return new MemoryServiceError('JOBS.STORAGE', `job store ${operation} failed: ${message}`, { retriable: true, cause });
 }

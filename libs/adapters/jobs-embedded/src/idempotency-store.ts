@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { MemoryServiceError } from '@memory/platform';
+import type { ClaimRequest, ClaimResult, IdempotencyClaim, IdempotencyStore, Scope, StoredResponse } from '@memory/ports';
+import { storageError } from './storage-error.js';
+
+type RecordKey = [tenantId: string, endUserId: string, key: string];
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  /** Who holds an in-progress claim; null once completed. */
+  token: string | null;
+  leaseUntil: number;
+  expiresAt: number;
+  response: StoredResponse | null;
+}
+
+// ordered-binary separates array elements by a 0 byte that strings never contain, so 0xff after a prefix sorts
+// above every key under that prefix and below the next one.
+const AFTER_ALL = new Uint8Array([0xff]);
+
+/** Whether a record still binds its key at `now`: not expired, and either completed or within its lease. */
+const isLive = (record: IdempotencyRecord | undefined, now: number): record is IdempotencyRecord =>
+  record !== undefined && record.expiresAt > now && (record.response !== null || record.leaseUntil > now);
+
+/**
+ * IdempotencyStore on LMDB, one table: [tenantId, endUserId, key] -> record (msgpack), in an environment of its
+ * own. A claim is one write transaction (read, decide, write): LMDB has one writer at a time, across processes too,
+ * so of concurrent claims of one key exactly one finds it free. Commits are fsynced before they resolve
+ * (overlappingSync off), so a claim or a stored response survives a crash once acknowledged.
+ */
+export class EmbeddedIdempotencyStore implements IdempotencyStore {
+  private closed = false;
+
+  private constructor(
+    private readonly env: RootDatabase,
+    private readonly records: Database<IdempotencyRecord, Key>,
+  ) {}
+
+  static open(dir: string): EmbeddedIdempotencyStore {
+    try {
+      const env = open({ path: dir, overlappingSync: false, maxDbs: 2 });
+      return new EmbeddedIdempotencyStore(env, env.openDB<IdempotencyRecord, Key>('idempotency', {}));
+    } catch (error) {
+      throw storageError('IDEMPOTENCY', 'idempotency store', 'open', error);
+    }
+  }
+
+  claim(scope: Scope, key: string, request: ClaimRequest): Promise<ClaimResult> {
+    const id = recordKey(scope, key);
+    return this.write('claim', () => {
+      const current = this.records.get(id);
+      if (isLive(current, request.now)) {
+        return current.response
+          ? { state: 'completed', fingerprint: current.fingerprint, response: current.response }
+          : { state: 'in-progress', fingerprint: current.fingerprint };
+      }
+      const token = randomUUID();
+      this.records.put(id, { fingerprint: request.fingerprint, token, leaseUntil: request.now + request.leaseMs, expiresAt: request.now + request.ttlMs, response: null });
+      return { state: 'claimed', claim: { token } };
+    });
+  }
+
+  complete(scope: Scope, key: string, claim: IdempotencyClaim, response: StoredResponse, options: { now: number; ttlMs: number }): Promise<boolean> {
+    const id = recordKey(scope, key);
+    return this.write('complete', () => {
+      const current = this.records.get(id);
+      if (current?.token !== claim.token) return false;
+      this.records.put(id, { ...current, token: null, response, expiresAt: options.now + options.ttlMs });
+      return true;
+    });
+  }
+
+  async release(scope: Scope, key: string, claim: IdempotencyClaim): Promise<void> {
+    const id = recordKey(scope, key);
+    await this.write('release', () => {
+      if (this.records.get(id)?.token === claim.token) this.records.remove(id);
+    });
+  }
+
+  removeExpired(now: number): Promise<number> {
+    return this.removeWhere('remove expired records', {}, (record) => record.expiresAt <= now);
+  }
+
+  forgetUser(scope: Scope): Promise<number> {
+    checkScope(scope);
+    return this.removeWhere(`forget ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] }, () => true);
+  }
+
+  forgetTenant(tenantId: string): Promise<number> {
+    checkScope({ tenantId, endUserId: '-' });
+    return this.removeWhere(`forget tenant ${tenantId}`, { start: [tenantId], end: [tenantId, AFTER_ALL] }, () => true);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.env.close();
+  }
+
+  /** Removes, in one transaction, the records of a key range that `doomed` picks; returns how many. */
+  private removeWhere(what: string, range: { start?: Key; end?: Key }, doomed: (record: IdempotencyRecord) => boolean): Promise<number> {
+    return this.write(what, () => {
+      let removed = 0;
+      for (const { key, value } of this.records.getRange(range)) {
+        if (!doomed(value)) continue;
+        this.records.remove(key);
+        removed += 1;
+      }
+      return removed;
+    });
+  }
+
+  private async write<T>(what: string, body: () => T): Promise<T> {
+    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    try {
+      return await this.env.transaction(body);
+    } catch (error) {
+      throw storageError('IDEMPOTENCY', 'idempotency store', what, error);
+    }
+  }
+}
+
+function checkScope(scope: Scope): void {
+  if (typeof scope?.tenantId !== 'string' || scope.tenantId === '' || typeof scope.endUserId !== 'string' || scope.endUserId === '') {
+    throw new MemoryServiceError('IDEMPOTENCY.INVALID_ARGUMENT', 'idempotency records are scoped by a non-empty tenantId and endUserId');
+  }
+}
+
+function recordKey(scope: Scope, key: string): RecordKey {
+  checkScope(scope);
+  if (typeof key !== 'string' || key === '') throw new MemoryServiceError('IDEMPOTENCY.INVALID_ARGUMENT', 'an idempotency key is a non-empty string');
+  return [scope.tenantId, scope.endUserId, key];
+}
