@@ -5,6 +5,7 @@ export interface IndexNames {
   centroids: string;
   centroidMembers: string;
   jobs: string;
+  idempotency: string;
 }
 
 /** One index per kind of document; each template carries the same name as the one index it shapes. */
@@ -14,6 +15,7 @@ export function indexNames(prefix: string): IndexNames {
     centroids: `${prefix}-centroids`,
     centroidMembers: `${prefix}-centroid-members`,
     jobs: `${prefix}-jobs`,
+    idempotency: `${prefix}-idempotency`,
   };
 }
 

@@ -1,6 +1,7 @@
-import type { CentroidStore, JobStore, VectorStore } from '@memory/ports';
+import type { CentroidStore, IdempotencyStore, JobStore, VectorStore } from '@memory/ports';
 import { ElasticsearchCentroidStore } from './centroid-store.js';
 import { SharedClient } from './client.js';
+import { ElasticsearchIdempotencyStore } from './idempotency-store.js';
 import { ElasticsearchJobStore } from './job-store.js';
 import { indexNames } from './names.js';
 import { resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './options.js';
@@ -11,12 +12,13 @@ export interface ElasticsearchStores {
   vectors: VectorStore;
   centroids: CentroidStore;
   jobs: JobStore;
+  idempotency: IdempotencyStore;
   /** Closes every store still open and the connection pool they share. */
   close(): Promise<void>;
 }
 
 /**
- * The three stores over one connection pool. Validates the options before connecting, then makes sure every index
+ * The stores over one connection pool. Validates the options before connecting, then makes sure every index
  * exists with its template's mapping (see setup.ts), so the first write finds the right mapping.
  */
 export async function openElasticsearchStores(options: ElasticsearchStoresOptions): Promise<ElasticsearchStores> {
@@ -33,14 +35,16 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   const vectors = new ElasticsearchVectorStore(shared, names.memories, settings);
   const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers });
   const jobs = new ElasticsearchJobStore(shared, names.jobs);
+  const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency);
   // The stores hold their own references now; the pool closes with the last of them.
   await shared.release();
   return {
     vectors,
     centroids,
     jobs,
+    idempotency,
     close: async () => {
-      await Promise.all([vectors.close(), centroids.close(), jobs.close()]);
+      await Promise.all([vectors.close(), centroids.close(), jobs.close(), idempotency.close()]);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import type { JobRecord } from '@memory/ports';
-import { describeCentroidStoreContract, describeJobStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
+import { describeCentroidStoreContract, describeIdempotencyStoreContract, describeJobStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 
@@ -45,6 +45,7 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
   describeVectorStoreContract('stores-elasticsearch', storesFactory((stores) => stores.vectors), { dims: DIMS });
   describeCentroidStoreContract('stores-elasticsearch', storesFactory((stores) => stores.centroids));
   describeJobStoreContract('stores-elasticsearch', storesFactory((stores) => stores.jobs));
+  describeIdempotencyStoreContract('stores-elasticsearch', storesFactory((stores) => stores.idempotency));
 
   describe('stores-elasticsearch', function () {
     this.timeout(60_000);
@@ -75,7 +76,7 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(mapping['eventRanges']).to.deep.include({ type: 'date_range' });
       const indices = await raw.cat.indices({ index: `${options.prefix}-*`, h: 'index', format: 'json' });
       expect(indices.map((row) => row.index).sort()).to.deep.equal(
-        ['centroid-members', 'centroids', 'jobs', 'memories'].map((kind) => `${options.prefix}-${kind}`),
+        ['centroid-members', 'centroids', 'idempotency', 'jobs', 'memories'].map((kind) => `${options.prefix}-${kind}`),
       );
     });
 

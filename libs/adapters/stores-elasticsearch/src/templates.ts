@@ -118,6 +118,15 @@ export function jobMapping(): estypes.MappingTypeMapping {
   };
 }
 
+/** One document per (tenant, end user, Idempotency-Key); fingerprint, lease and response live in _source only. */
+export function idempotencyMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: { tenantId: keyword, endUserId: keyword, expiresAt: date },
+  };
+}
+
 function indexSettings(settings: ElasticsearchStoresSettings, extra: estypes.IndicesIndexSettings = {}): estypes.IndicesIndexSettings {
   return {
     number_of_shards: settings.shards,
@@ -154,5 +163,6 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
     template(names.centroids, indexSettings(settings), centroidMapping()),
     template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
     template(names.jobs, indexSettings(settings), jobMapping()),
+    template(names.idempotency, indexSettings(settings), idempotencyMapping()),
   ];
 }
