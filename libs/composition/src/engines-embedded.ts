@@ -3,7 +3,7 @@ import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
 import { createEmbeddedVectorStore, openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
 import { createEmbeddedGraphStore } from '@memory/graph-embedded';
-import { createEmbeddedJobStore } from '@memory/jobs-embedded';
+import { createEmbeddedIdempotencyStore, createEmbeddedJobStore } from '@memory/jobs-embedded';
 import { openFsBlobStore } from '@memory/blobs-fs';
 import type { ServiceConfig } from './config.js';
 import type { Engines } from './infrastructure.js';
@@ -22,6 +22,7 @@ export function embeddedEngines(config: ServiceConfig): Engines {
     visualVectors: async () => createEmbeddedVectorStore({ dir: dir('visual-vectors') }),
     graph: async () => createEmbeddedGraphStore({ dir: dir('graph') }),
     jobs: async () => createEmbeddedJobStore({ dir: dir('jobs') }),
+    idempotency: async () => createEmbeddedIdempotencyStore({ dir: dir('idempotency') }),
     blobs: () => openFsBlobStore({ dir: dir('blobs') }),
     describe: () => [`embedded engines, data in ${config.dataDir}`],
   };

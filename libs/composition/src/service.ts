@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@memory/platform';
 import type { Consumer } from '@memory/ports';
-import { createApiKeyRegistry, createHttpApi, createIngestion, type HttpApiDeps } from '@memory/http-api';
+import { createApiKeyRegistry, createHttpApi, createIdempotency, createIngestion, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -68,6 +68,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       deps.blobs = await infra.blobs();
       deps.documentMaxBytes = config.documentMaxBytes;
       deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger });
+      deps.idempotency = createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
     }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
     if (roles.http.api && roles.http.search === 'local') {

@@ -2,7 +2,9 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import express from 'express';
 import type { Logger } from '@memory/platform';
 import type { BlobStore, JobStore } from '@memory/ports';
+import { ConfigError } from '@memory/platform';
 import type { ApiKeyRegistry } from './auth.js';
+import type { Idempotency } from './idempotency.js';
 import type { Ingestion } from './ingestion.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { requireApiKey } from './routes/guards.js';
@@ -23,6 +25,8 @@ import { handleTextIngestFast } from './text-ingest-fast-path.js';
 export interface HttpApiDeps {
   apiKeys: ApiKeyRegistry;
   ingestion?: Ingestion;
+  /** Idempotency-Key on every route that creates a job; required with ingestion. */
+  idempotency?: Idempotency;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
@@ -35,10 +39,11 @@ export interface HttpApiDeps {
 
 /** The service's HTTP API as a node:http listener: text ingestion's fast path first, Express for everything else. */
 export function createHttpApi(deps: HttpApiDeps): RequestListener {
+  const { ingestion, idempotency } = deps;
+  if (ingestion && !idempotency) throw new ConfigError('the HTTP API needs an idempotency store to serve ingestion');
   const app = expressApp(deps);
-  const { ingestion } = deps;
-  if (!ingestion) return app;
-  const fastPath = { apiKeys: deps.apiKeys, ingestion, logger: deps.logger };
+  if (!ingestion || !idempotency) return app;
+  const fastPath = { apiKeys: deps.apiKeys, ingestion, idempotency, logger: deps.logger };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!handleTextIngestFast(req, res, fastPath)) app(req, res);
   };
@@ -50,11 +55,11 @@ function expressApp(deps: HttpApiDeps) {
   app.set('etag', false);
   app.use(healthRoutes(deps.readiness));
   app.use('/v1', requireApiKey(deps.apiKeys));
-  if (deps.ingestion) {
-    app.use(memoryRoutes(deps.ingestion));
+  if (deps.ingestion && deps.idempotency) {
+    app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));
     if (deps.blobs) {
-      app.use(imageRoutes(deps.ingestion, deps.blobs));
-      app.use(documentRoutes(deps.ingestion, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
+      app.use(imageRoutes(deps.ingestion, deps.idempotency, deps.blobs));
+      app.use(documentRoutes(deps.ingestion, deps.idempotency, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
     }
   }
   if (deps.search) app.use('proxyTo' in deps.search ? searchProxyRoutes(deps.search.proxyTo) : searchRoutes(deps.search));
