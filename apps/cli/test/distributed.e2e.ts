@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { memoryIdOf } from '@memory/contracts';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeImageScenarios, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -28,6 +28,11 @@ function launcher() {
       return process.url;
     },
     start: () => process.start(),
+    // The same namespace again: Kafka topics, Elasticsearch indices (idempotency keys included) and blobs stay.
+    restart: async () => {
+      await process.stop();
+      await process.start();
+    },
     stop: async () => {
       await process.stop();
       process.cleanup();
@@ -41,6 +46,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeMemoryApiScenarios('the API scenarios, through start-distributed', launcher());
   describeImageScenarios('image memories, through start-distributed (blobs in MinIO)', launcher());
   describeDocumentScenarios('PDF memories, through start-distributed (blobs in MinIO)', launcher());
+  describeIdempotencyScenarios('Idempotency-Key, through start-distributed (keys in Elasticsearch)', launcher());
 
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);

@@ -18,4 +18,5 @@ export { localEngines } from './local-engines.js';
 export { describeImageScenarios } from './image-scenarios.js';
 export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
 export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES } from './document-scenarios.js';
+export { describeIdempotencyScenarios, type RestartableService } from './idempotency-scenarios.js';
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
