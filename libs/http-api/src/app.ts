@@ -1,8 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express from 'express';
-import type { Logger } from '@memory/platform';
+import { ConfigError, type Logger } from '@memory/platform';
 import type { BlobStore, JobStore } from '@memory/ports';
-import { ConfigError } from '@memory/platform';
 import type { ApiKeyRegistry } from './auth.js';
 import type { Idempotency } from './idempotency.js';
 import type { Ingestion } from './ingestion.js';

@@ -22,8 +22,8 @@ const parserError = (type: 'entity.too.large' | 'entity.parse.failed') => Object
  * It takes only the plain case (exact path, application/json in UTF-8, no content encoding) and answers it with the
  * same checks in the same order as the Express route: key, content type, body size and JSON, then ingestText (end
  * user, time zone, fields, Idempotency-Key, the accept), the function the Express route calls too; errors go through
- * errorResponse, so codes and bodies are the same. Everything else (another path, a
- * gzip body, a Latin-1 charset, a missing content type) falls through to Express, which answers it as before.
+ * errorResponse, so codes and bodies are the same. Everything else (another path, a gzip body, a Latin-1 charset, a
+ * missing content type) falls through to Express, which answers it as before.
  * Returns whether it took the request.
  */
 export function handleTextIngestFast(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): boolean {

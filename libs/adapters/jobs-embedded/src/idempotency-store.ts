@@ -18,6 +18,7 @@ interface IdempotencyRecord {
 // ordered-binary separates array elements by a 0 byte that strings never contain, so 0xff after a prefix sorts
 // above every key under that prefix and below the next one.
 const AFTER_ALL = new Uint8Array([0xff]);
+const SWEEP_BATCH = 1_000;
 
 /** Whether a record still binds its key at `now`: not expired, and either completed or within its lease. */
 const isLive = (record: IdempotencyRecord | undefined, now: number): record is IdempotencyRecord =>
@@ -78,18 +79,43 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  removeExpired(now: number): Promise<number> {
-    return this.removeWhere('remove expired records', {}, (record) => record.expiresAt <= now);
+  /**
+   * Finds the expired records in a read snapshot, then removes them a batch per write transaction (each checked
+   * again inside it), so a sweep of a large table never holds the writer lock that claims wait for.
+   */
+  async removeExpired(now: number): Promise<number> {
+    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    let expired: Key[];
+    try {
+      expired = [...this.records.getRange({}).filter(({ value }) => value.expiresAt <= now).map(({ key }) => key)];
+    } catch (error) {
+      throw storageError('IDEMPOTENCY', 'idempotency store', 'read expired records', error);
+    }
+    let removed = 0;
+    for (let start = 0; start < expired.length; start += SWEEP_BATCH) {
+      const batch = expired.slice(start, start + SWEEP_BATCH);
+      removed += await this.write('remove expired records', () => {
+        let count = 0;
+        for (const key of batch) {
+          const record = this.records.get(key);
+          if (record === undefined || record.expiresAt > now) continue;
+          this.records.remove(key);
+          count += 1;
+        }
+        return count;
+      });
+    }
+    return removed;
   }
 
   forgetUser(scope: Scope): Promise<number> {
     checkScope(scope);
-    return this.removeWhere(`forget ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] }, () => true);
+    return this.removeRange(`forget ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] });
   }
 
   forgetTenant(tenantId: string): Promise<number> {
     checkScope({ tenantId, endUserId: '-' });
-    return this.removeWhere(`forget tenant ${tenantId}`, { start: [tenantId], end: [tenantId, AFTER_ALL] }, () => true);
+    return this.removeRange(`forget tenant ${tenantId}`, { start: [tenantId], end: [tenantId, AFTER_ALL] });
   }
 
   async close(): Promise<void> {
@@ -98,16 +124,13 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     await this.env.close();
   }
 
-  /** Removes, in one transaction, the records of a key range that `doomed` picks; returns how many. */
-  private removeWhere(what: string, range: { start?: Key; end?: Key }, doomed: (record: IdempotencyRecord) => boolean): Promise<number> {
+  /** Removes, in one transaction, the records of one key range (one end user's or one tenant's); returns how many. */
+  private removeRange(what: string, range: { start: Key; end: Key }): Promise<number> {
     return this.write(what, () => {
-      let removed = 0;
-      for (const { key, value } of this.records.getRange(range)) {
-        if (!doomed(value)) continue;
-        this.records.remove(key);
-        removed += 1;
-      }
-      return removed;
+      // Read to the end before removing, so the cursor never walks a range it is changing.
+      const keys = [...this.records.getKeys(range)];
+      for (const key of keys) this.records.remove(key);
+      return keys.length;
     });
   }
 
