@@ -5,7 +5,7 @@ import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeForgetScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -30,6 +30,11 @@ function launcher() {
       return process.url;
     },
     start: () => process.start(),
+    // The same namespace again: Kafka topics, Elasticsearch indices (idempotency keys included) and blobs stay.
+    restart: async () => {
+      await process.stop();
+      await process.start();
+    },
     stop: async () => {
       await process.stop();
       process.cleanup();
@@ -68,6 +73,48 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeDocumentScenarios('PDF memories, through start-distributed (blobs in MinIO)', launcher());
   describeMemoryReadScenarios('reading memories back and metadata, through start-distributed (reads relayed by the edge)', launcher());
   describeForgetScenarios('forgetting, through start-distributed (keys in Elasticsearch, the log read raw from Kafka)', launcher());
+  describeIdempotencyScenarios('Idempotency-Key, through start-distributed (keys in Elasticsearch)', launcher());
+
+  describe('Idempotency-Key across two edge processes', function () {
+    this.timeout(300_000);
+    const namespace = `e2e-${randomBytes(4).toString('hex')}`;
+    const edges = [0, 1].map(() => new ServiceProcess({ entry: fileURLToPath(new URL('../../edge/src/main.ts', import.meta.url)), env: { MEMORY_NAMESPACE: namespace } }));
+    before(async () => {
+      for (const edge of edges) await edge.start();
+    });
+    after(async () => {
+      for (const edge of edges) {
+        await edge.stop();
+        edge.cleanup();
+      }
+      await dropIndices(namespace);
+    });
+
+    it('gives one job to duplicates sent to both edges at once, and either edge replays its answer', async () => {
+      const send = (edgeIndex: number, key: string, content: string) =>
+        fetch(`${edges[edgeIndex]!.url}/v1/memory`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_KEYS.acme}`, 'x-end-user-id': 'ivan', 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify({ source: { type: 'text', content } }),
+        }).then(async (res) => ({ status: res.status, body: (await res.json()) as { jobId?: string; error?: { code: string } }, replayed: res.headers.get('idempotent-replayed') }));
+      for (let round = 0; round < 5; round++) {
+        const key = `two-edges-${namespace}-${round}`;
+        const content = `Round ${round}: paid the window cleaner`;
+        const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => send(i % 2, key, content)));
+        const accepted = answers.filter((answer) => answer.status === 202);
+        expect(new Set(accepted.map((answer) => answer.body.jobId)).size, JSON.stringify(answers)).to.equal(1);
+        expect(accepted.filter((answer) => answer.replayed === null), 'one answer is not a replay').to.have.length(1);
+        for (const answer of answers.filter((a) => a.status !== 202)) expect(answer.body.error?.code).to.equal('IDEMPOTENCY.IN_PROGRESS');
+        for (const edgeIndex of [0, 1]) {
+          const retry = await send(edgeIndex, key, content);
+          expect(retry.status).to.equal(202);
+          expect(retry.replayed).to.equal('true');
+          expect(retry.body.jobId).to.equal(accepted[0]!.body.jobId);
+        }
+        expect((await send(round % 2, key, `${content} twice`)).body.error?.code).to.equal('IDEMPOTENCY.KEY_REUSED');
+      }
+    });
+  });
 
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);

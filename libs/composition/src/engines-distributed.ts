@@ -13,14 +13,14 @@ import type { Engines } from './infrastructure.js';
 import { namespacedEventLog } from './namespaced-event-log.js';
 
 /**
- * The production shape: Kafka and a Confluent-API registry for the log, Elasticsearch for vectors, centroids and
- * jobs, ArangoDB for the graph, MinIO for blobs. Without ARANGO_URL the graph stays on disk under MEMORY_DATA_DIR,
- * which holds while one dual-writer process writes it (the local distributed mode; ArangoDB is not installable
- * on our machines).
+ * The production shape: Kafka and a Confluent-API registry for the log, Elasticsearch for vectors, centroids,
+ * jobs and idempotency keys, ArangoDB for the graph, MinIO for blobs. Without ARANGO_URL the graph stays on disk
+ * under MEMORY_DATA_DIR, which holds while one dual-writer process writes it (the local distributed mode; ArangoDB
+ * is not installable on our machines).
  */
 export function distributedEngines(config: ServiceConfig, logger: Logger): Engines {
   const indexPrefix = config.namespace ? `${config.namespace}-${config.elasticsearch.indexPrefix}` : config.elasticsearch.indexPrefix;
-  // Vectors, centroids and jobs share one connection pool; whoever asks first opens it.
+  // Vectors, centroids, jobs and idempotency keys share one connection pool; whoever asks first opens it.
   let stores: Promise<ElasticsearchStores> | undefined;
   const openStores = () =>
     (stores ??= (async () =>
@@ -46,6 +46,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     },
     jobs: async () => (await openStores()).jobs,
     keys: async () => (await openStores()).keys,
+    idempotency: async () => (await openStores()).idempotency,
     graph: async () =>
       config.arango.url
         ? openArangoGraphStore({ ...config.arango, url: config.arango.url, collectionPrefix: config.namespace ? `${config.namespace.replace(/-/g, '_')}_` : 'memory_', createDatabase: true })
@@ -54,7 +55,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     blobs: () => openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
     describe: () => [
       `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,
-      `vectors, centroids, jobs, data keys: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,
+      `vectors, centroids, jobs, data keys, idempotency keys: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,
       config.arango.url ? `graph: ArangoDB ${config.arango.url}` : `graph: on disk in ${join(config.dataDir, 'graph')} (set ARANGO_URL for ArangoDB)`,
       `blobs: S3 ${config.s3.endpoint} bucket ${config.s3.bucket}`,
     ],

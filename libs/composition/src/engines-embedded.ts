@@ -3,7 +3,7 @@ import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
 import { createEmbeddedVectorStore, finishVectorStoreCompaction, openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
 import { createEmbeddedGraphStore, finishGraphStoreCompaction } from '@memory/graph-embedded';
-import { createEmbeddedJobStore, finishJobStoreCompaction } from '@memory/jobs-embedded';
+import { createEmbeddedIdempotencyStore, createEmbeddedJobStore, finishJobStoreCompaction } from '@memory/jobs-embedded';
 import { openFsBlobStore } from '@memory/blobs-fs';
 import { openEmbeddedKeyStore } from '@memory/keys-embedded';
 import type { ServiceConfig } from './config.js';
@@ -33,6 +33,7 @@ export function embeddedEngines(config: ServiceConfig): Engines {
       await finishJobStoreCompaction(dir('jobs'));
       return createEmbeddedJobStore({ dir: dir('jobs') });
     },
+    idempotency: async () => createEmbeddedIdempotencyStore({ dir: dir('idempotency') }),
     blobs: () => openFsBlobStore({ dir: dir('blobs') }),
     keys: () => openEmbeddedKeyStore({ dir: dir('keys') }),
     describe: () => [`embedded engines, data in ${config.dataDir}`],

@@ -1,6 +1,6 @@
 import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
-import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type JobStore, type SchemaRegistry, type VectorStore } from '@memory/ports';
+import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type IdempotencyStore, type JobStore, type SchemaRegistry, type VectorStore } from '@memory/ports';
 import { createEnricher, type Enricher } from '@memory/enrichment';
 import { createOcr, type Ocr } from '@memory/image-analysis';
 import type { ServiceConfig } from './config.js';
@@ -19,6 +19,8 @@ export interface Engines {
   centroids(): Promise<CentroidStore>;
   graph(): Promise<GraphStore>;
   jobs(): Promise<JobStore>;
+  /** Idempotency-Key records of the requests that create jobs; shared by every edge process. */
+  idempotency(): Promise<IdempotencyStore>;
   blobs(): Promise<BlobStore>;
   /** The data keys that seal content in the log, and the tombstones of what was forgotten. */
   keys(): Promise<DataKeyStore>;
@@ -78,6 +80,7 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
     centroids: () => resources.get('centroid store', engines.centroids, closeIt),
     graph: () => resources.get('graph store', engines.graph, closeIt),
     jobs: () => resources.get('job store', engines.jobs, closeIt),
+    idempotency: () => resources.get('idempotency store', engines.idempotency, closeIt),
     blobs: () => resources.get('blob store', engines.blobs, closeIt),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),
     enricher: () => resources.get('enricher', () => createEnricher(), async () => {}),

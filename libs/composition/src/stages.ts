@@ -41,6 +41,7 @@ export const PIPELINE_STAGES = {
       blobs: await infra.blobs(),
       jobs: await infra.jobs(),
       keys: await infra.keyring(),
+      idempotency: await infra.idempotency(),
     }),
   },
 } as const;

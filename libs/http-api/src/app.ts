@@ -1,8 +1,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express from 'express';
-import type { Logger } from '@memory/platform';
+import { ConfigError, type Logger } from '@memory/platform';
 import type { BlobStore, JobStore } from '@memory/ports';
 import type { ApiKeyRegistry } from './auth.js';
+import type { Idempotency } from './idempotency.js';
 import type { Ingestion } from './ingestion.js';
 import type { Forgetting } from './forgetting.js';
 import { forgetRoutes } from './routes/forget.js';
@@ -29,6 +30,8 @@ export interface HttpApiDeps {
   ingestion?: Ingestion;
   /** DELETE of memories, jobs and end users; served where ingestion is. */
   forgetting?: Forgetting;
+  /** Idempotency-Key on every route that creates a job; required with ingestion. */
+  idempotency?: Idempotency;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
@@ -41,10 +44,11 @@ export interface HttpApiDeps {
 
 /** The service's HTTP API as a node:http listener: text ingestion's fast path first, Express for everything else. */
 export function createHttpApi(deps: HttpApiDeps): RequestListener {
+  const { ingestion, idempotency } = deps;
+  if (ingestion && !idempotency) throw new ConfigError('the HTTP API needs an idempotency store to serve ingestion');
   const app = expressApp(deps);
-  const { ingestion } = deps;
-  if (!ingestion) return app;
-  const fastPath = { apiKeys: deps.apiKeys, ingestion, logger: deps.logger };
+  if (!ingestion || !idempotency) return app;
+  const fastPath = { apiKeys: deps.apiKeys, ingestion, idempotency, logger: deps.logger };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!handleTextIngestFast(req, res, fastPath)) app(req, res);
   };
@@ -56,14 +60,14 @@ function expressApp(deps: HttpApiDeps) {
   app.set('etag', false);
   app.use(healthRoutes(deps.readiness));
   app.use('/v1', requireApiKey(deps.apiKeys));
-  if (deps.ingestion) {
-    app.use(memoryRoutes(deps.ingestion));
+  if (deps.ingestion && deps.idempotency) {
+    app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));
     if (deps.blobs) {
-      app.use(imageRoutes(deps.ingestion, deps.blobs));
-      app.use(documentRoutes(deps.ingestion, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
+      app.use(imageRoutes(deps.ingestion, deps.idempotency, deps.blobs));
+      app.use(documentRoutes(deps.ingestion, deps.idempotency, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
     }
   }
-  if (deps.forgetting) app.use(forgetRoutes(deps.forgetting));
+  if (deps.forgetting && deps.idempotency) app.use(forgetRoutes(deps.forgetting, deps.idempotency));
   if (deps.search && 'proxyTo' in deps.search) app.use(searchProxyRoutes(deps.search.proxyTo));
   else if (deps.search) app.use(searchRoutes(deps.search), memoryReadRoutes(deps.search.vectors));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));

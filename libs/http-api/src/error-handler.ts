@@ -13,14 +13,21 @@ export const notFound: RequestHandler = (req, res) => {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const { status, body } = errorResponse(error, logger);
+    const { status, body, headers } = errorResponse(error, logger);
+    if (headers) res.set(headers);
     res.status(status).json(body);
   };
 }
 
-/** The status and body of a failed request: the client's fault as it was raised, body-parser's by its type, ours as 503 or 500. */
-export function errorResponse(error: unknown, logger: Logger): { status: number; body: ReturnType<typeof errorBody> } {
-  if (error instanceof RequestError) return { status: error.status, body: errorBody(error.code, error.message, error.details) };
+/**
+ * The status, body and headers of a failed request: the client's fault as it was raised, body-parser's by its type,
+ * ours as 503 or 500. A RequestError whose details carry retryAfterSeconds also gets a Retry-After header.
+ */
+export function errorResponse(error: unknown, logger: Logger): { status: number; body: ReturnType<typeof errorBody>; headers?: Record<string, string> } {
+  if (error instanceof RequestError) {
+    const retryAfter = error.details?.['retryAfterSeconds'];
+    return { status: error.status, body: errorBody(error.code, error.message, error.details), ...(typeof retryAfter === 'number' ? { headers: { 'retry-after': String(retryAfter) } } : {}) };
+  }
   // body-parser's errors (and the text-ingest fast path's, which raises the same) carry a `type` and a `status`.
   const parserError = error as { type?: string; status?: number };
   if (parserError.type === 'entity.too.large') {

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
-import type { BlobStore, EventLog, JobStore } from '@memory/ports';
+import type { BlobInfo, BlobStore, EventLog, JobStore, MemoryMetadata } from '@memory/ports';
 import { acceptJob } from './accept-job.js';
 import { MemoryServiceError, RequestError, type Logger } from '@memory/platform';
 import { sanitiseFileName, type IncomingPdf } from './upload.js';
@@ -49,17 +51,18 @@ export function createIngestion(deps: IngestionDeps) {
       return { ...ack, previewKey: keys.preview };
     },
     /**
-     * Streams the PDF into the blob store (nothing held in memory), then publishes the event. A file over the limit
-     * or not a PDF leaves nothing stored: the blob store keeps no partial object. Metadata sent after the file is
-     * known only once the file is stored: when it is refused, the stored file is deleted again.
+     * Streams the PDF into the blob store (nothing held in memory) under a new job id, hashing its bytes on the way
+     * when asked (an idempotent upload's fingerprint); publishDocument then accepts it. A file over the limit or not a
+     * PDF leaves nothing stored: the blob store keeps no partial object. Metadata sent after the file is known only
+     * once the file is stored: when it is refused, the stored file is deleted again.
      */
-    async acceptDocument(tenantId: string, endUserId: string, timeZone: string | null, upload: IncomingPdf, maxBytes: number) {
+    async storeDocument(tenantId: string, endUserId: string, upload: IncomingPdf, maxBytes: number, options: { hash: boolean }): Promise<StoredDocument> {
       const { jobId, acceptedAt } = nextJobId('document', endUserId);
-      const fileName = sanitiseFileName(upload.fileName);
-      const key = blobKeyOf(tenantId, endUserId, jobId, fileName);
-      let stored;
+      const key = blobKeyOf(tenantId, endUserId, jobId, sanitiseFileName(upload.fileName));
+      const hashed = options.hash ? sha256While(upload.stream) : null;
+      let blob: BlobInfo;
       try {
-        stored = await blobStore().put(key, upload.stream, 'application/pdf', { maxBytes });
+        blob = await blobStore().put(key, hashed?.stream ?? upload.stream, 'application/pdf', { maxBytes });
       } catch (error) {
         throw uploadError(error, maxBytes);
       }
@@ -67,15 +70,24 @@ export function createIngestion(deps: IngestionDeps) {
       try {
         metadata = await upload.metadata;
       } catch (error) {
-        await blobStore().delete(stored.key).catch((cause: unknown) => deps.logger.warn('could not delete a refused upload', { key: stored.key, error: String(cause) }));
+        await blobStore().delete(blob.key).catch((cause: unknown) => deps.logger.warn('could not delete a refused upload', { key: blob.key, error: String(cause) }));
         throw error;
       }
+      return { tenantId, endUserId, jobId, acceptedAt, fileName: upload.fileName, blob, sha256: hashed?.digest() ?? null, metadata };
+    },
+    /** Publishes the event of a stored PDF: the job is accepted. */
+    async publishDocument(document: StoredDocument, timeZone: string | null) {
+      const { tenantId, endUserId, jobId, acceptedAt, blob } = document;
       const ack = await accept({
         jobId, tenantId, endUserId, kind: 'document', acceptedAt,
         content: null, sourceTimestamp: null, timeZone, userContext: null,
-        blob: { key: stored.key, contentType: stored.contentType, size: stored.size, fileName: upload.fileName }, metadata,
+        blob: { key: blob.key, contentType: blob.contentType, size: blob.size, fileName: document.fileName }, metadata: document.metadata,
       });
-      return { ...ack, storagePath: stored.key };
+      return { ...ack, storagePath: blob.key };
+    },
+    /** Removes a stored PDF that will not be published (its request was a replay, or was refused). */
+    discardDocument(document: StoredDocument): Promise<void> {
+      return blobStore().delete(document.blob.key);
     },
     acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest) {
       const { jobId, acceptedAt } = nextJobId('text', endUserId);
@@ -88,6 +100,32 @@ export function createIngestion(deps: IngestionDeps) {
 }
 
 export type Ingestion = ReturnType<typeof createIngestion>;
+
+/** A PDF in the blob store whose event is not published yet. */
+export interface StoredDocument {
+  tenantId: string;
+  endUserId: string;
+  jobId: string;
+  acceptedAt: number;
+  fileName: string;
+  blob: BlobInfo;
+  /** SHA-256 of the file's bytes (hex), when it was asked for. */
+  sha256: string | null;
+  metadata: MemoryMetadata | null;
+}
+
+/** The stream passed through, hashed on the way; a failure of the source reaches the returned stream's reader. */
+function sha256While(source: Readable): { stream: Readable; digest: () => string } {
+  const hash = createHash('sha256');
+  const through = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  pipeline(source, through, () => {});
+  return { stream: through, digest: () => hash.digest('hex') };
+}
 
 /** What the client should hear when storing an upload failed: its own fault (413, 415) or ours (as it was). */
 function uploadError(error: unknown, maxBytes: number): unknown {

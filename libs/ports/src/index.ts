@@ -10,3 +10,4 @@ export * from './blob-keys.js';
 export * from './time-range.js';
 export * from './key-store.js';
 export * from './memory-list.js';
+export * from './idempotency-store.js';

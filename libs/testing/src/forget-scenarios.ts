@@ -151,9 +151,11 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
       const word = secretWord('ocelotbanjo');
       const walt = as('walt');
       const first = await ingestText(walt, `Walt met Bernadette ${word} at the Lisbon observatory.`);
-      await ingestText(walt, `Bernadette ${word} lent me her telescope.`);
+      const keyed = await walt.post('/v1/memory', { source: { type: 'text', content: `Bernadette ${word} lent me her telescope.` } }, { 'idempotency-key': `walt-${word}` });
+      expect((await waitForJob(walt, keyed.body.jobId)).status).to.equal('Completed');
       const receipt = await forgetAndWait(walt, '/v1/users/walt');
       expect(receipt.memories).to.equal(2);
+      expect(removedFrom(receipt, 'idempotency'), 'the end user\'s Idempotency-Key records').to.equal(1);
       expect(removedFrom(receipt, 'graph')).to.be.greaterThan(2);
       expect(removedFrom(receipt, 'jobs')).to.be.at.least(2);
       expect(await foundIds(walt, `${word} Bernadette telescope observatory`)).to.deep.equal([]);
@@ -163,6 +165,17 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
 
       const later = await ingestText(walt, `After the erasure: Bernadette ${word} visited again.`);
       expect(await foundIds(walt, word)).to.deep.equal(later.memoryIds);
+    });
+
+    it('answers a retried DELETE with the same Idempotency-Key with the first job', async () => {
+      const zoe = as('zoe');
+      const { memoryIds } = await ingestText(zoe, 'Zoe keeps the spare fuses in the hall drawer.');
+      const headers = { 'idempotency-key': `zoe-${memoryIds[0]}` };
+      const first = await zoe.delete(`/v1/memories/${memoryIds[0]}`, headers);
+      const retry = await zoe.delete(`/v1/memories/${memoryIds[0]}`, headers);
+      expect([first.status, retry.status]).to.deep.equal([202, 202]);
+      expect(retry.body.jobId).to.equal(first.body.jobId);
+      expect((await zoe.delete(`/v1/users/zoe`, headers)).body.error.code).to.equal('IDEMPOTENCY.KEY_REUSED');
     });
 
     it('refuses malformed requests with stable codes', async () => {

@@ -8,6 +8,7 @@ export { describeVectorStoreContract, type VectorStoreContractOptions } from './
 export { describeCentroidStoreContract } from './centroid-store-contract.js';
 export { describeGraphStoreContract } from './graph-store-contract.js';
 export { describeJobStoreContract } from './job-store-contract.js';
+export { describeIdempotencyStoreContract } from './idempotency-store-contract.js';
 export { describeWithEngine, requiredEngines, skippedForEngine, type RealEngine } from './real-engines.js';
 export { describeBlobStoreContract } from './blob-store-contract.js';
 export { ServiceProcess, TEST_KEYS, underTest, type ServiceProcessOptions } from './service-process.js';
@@ -18,6 +19,7 @@ export { localEngines } from './local-engines.js';
 export { describeImageScenarios } from './image-scenarios.js';
 export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
 export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES } from './document-scenarios.js';
+export { describeIdempotencyScenarios, type RestartableService } from './idempotency-scenarios.js';
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';

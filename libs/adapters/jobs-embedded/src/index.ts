@@ -1,5 +1,6 @@
 import { finishPendingCompaction } from '@memory/platform';
-import type { JobStore } from '@memory/ports';
+import type { IdempotencyStore, JobStore } from '@memory/ports';
+import { EmbeddedIdempotencyStore } from './idempotency-store.js';
 import { EmbeddedJobStore } from './job-store.js';
 import { resolveJobStoreOptions, type EmbeddedJobStoreOptions } from './options.js';
 
@@ -12,4 +13,9 @@ export function finishJobStoreCompaction(dir: string): Promise<void> {
 
 export function createEmbeddedJobStore(options: EmbeddedJobStoreOptions): JobStore {
   return EmbeddedJobStore.open(resolveJobStoreOptions(options).dir);
+}
+
+/** Idempotency keys of the requests that create jobs, in an LMDB environment of their own (options as the job store's). */
+export function createEmbeddedIdempotencyStore(options: EmbeddedJobStoreOptions): IdempotencyStore {
+  return EmbeddedIdempotencyStore.open(resolveJobStoreOptions(options).dir);
 }

@@ -40,7 +40,7 @@ export class EmbeddedJobStore implements JobStore {
       const env = EmbeddedJobStore.openEnv(dir);
       return new EmbeddedJobStore(dir, env, env.openDB<JobRecord, JobKey>('jobs', { sharedStructuresKey: Symbol.for('structures') }));
     } catch (error) {
-      throw storageError('open', error);
+      throw lmdbError('JOBS', 'job store', 'open', error);
     }
   }
 
@@ -50,7 +50,7 @@ export class EmbeddedJobStore implements JobStore {
     try {
       return this.jobs.get([tenantId, jobId]) ?? null;
     } catch (error) {
-      throw storageError('read', error);
+      throw lmdbError('JOBS', 'job store', 'read', error);
     }
   }
 
@@ -77,7 +77,7 @@ export class EmbeddedJobStore implements JobStore {
       });
       await this.env.flushed;
     } catch (error) {
-      throw storageError('write', error);
+      throw lmdbError('JOBS', 'job store', 'write', error);
     }
     if (outcome instanceof ChangeFailed) throw outcome.error;
     return outcome;
@@ -120,7 +120,7 @@ export class EmbeddedJobStore implements JobStore {
       if (result > 0) markForCompaction(this.dir);
       return result;
     } catch (error) {
-      throw storageError('write', error);
+      throw lmdbError('JOBS', 'job store', 'write', error);
     }
   }
 
@@ -128,7 +128,7 @@ export class EmbeddedJobStore implements JobStore {
     if (this.closed) return;
     this.closed = true;
     // Forgotten job records must not stay in freed pages: compact on close when something was removed.
-    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(storageError('compaction', error)));
+    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(lmdbError('JOBS', 'job store', 'compaction', error)));
     else await this.env.close();
   }
 
@@ -141,8 +141,4 @@ function checkKey(tenantId: string, jobId: string): void {
   if (typeof tenantId !== 'string' || tenantId === '' || typeof jobId !== 'string' || jobId === '') {
     throw new MemoryServiceError('JOBS.INVALID_ARGUMENT', 'a job is addressed by a non-empty tenantId and jobId');
   }
-}
-
-function storageError(operation: string, cause: unknown): MemoryServiceError {
-  return lmdbError('JOBS', 'job store', operation, cause);
 }

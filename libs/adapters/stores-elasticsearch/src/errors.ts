@@ -1,8 +1,8 @@
 import { errors } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 
-/** The code family of the port, the same as its embedded adapter's: VECTORS (memories, centroids) or JOBS. */
-export type Family = 'VECTORS' | 'JOBS' | 'KEYS';
+/** The code family of the port, the same as its embedded adapter's: VECTORS (memories, centroids), JOBS, IDEMPOTENCY or KEYS. */
+export type Family = 'VECTORS' | 'JOBS' | 'IDEMPOTENCY' | 'KEYS';
 
 interface Mapped {
   code: string;

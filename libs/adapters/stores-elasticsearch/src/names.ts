@@ -6,6 +6,7 @@ export interface IndexNames {
   centroidMembers: string;
   jobs: string;
   keys: string;
+  idempotency: string;
 }
 
 /** One index per kind of document; each template carries the same name as the one index it shapes. */
@@ -16,6 +17,7 @@ export function indexNames(prefix: string): IndexNames {
     centroidMembers: `${prefix}-centroid-members`,
     jobs: `${prefix}-jobs`,
     keys: `${prefix}-keys`,
+    idempotency: `${prefix}-idempotency`,
   };
 }
 

@@ -1,7 +1,8 @@
-import type { CentroidStore, DataKeyStore, JobStore, VectorStore } from '@memory/ports';
+import type { CentroidStore, DataKeyStore, IdempotencyStore, JobStore, VectorStore } from '@memory/ports';
 import { ElasticsearchKeyStore } from './key-store.js';
 import { ElasticsearchCentroidStore } from './centroid-store.js';
 import { SharedClient } from './client.js';
+import { ElasticsearchIdempotencyStore } from './idempotency-store.js';
 import { ElasticsearchJobStore } from './job-store.js';
 import { indexNames } from './names.js';
 import { resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './options.js';
@@ -13,12 +14,13 @@ export interface ElasticsearchStores {
   centroids: CentroidStore;
   jobs: JobStore;
   keys: DataKeyStore;
+  idempotency: IdempotencyStore;
   /** Closes every store still open and the connection pool they share. */
   close(): Promise<void>;
 }
 
 /**
- * The three stores over one connection pool. Validates the options before connecting, then makes sure every index
+ * The stores over one connection pool. Validates the options before connecting, then makes sure every index
  * exists with its template's mapping (see setup.ts), so the first write finds the right mapping.
  */
 export async function openElasticsearchStores(options: ElasticsearchStoresOptions): Promise<ElasticsearchStores> {
@@ -36,6 +38,7 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers });
   const jobs = new ElasticsearchJobStore(shared, names.jobs);
   const keys = new ElasticsearchKeyStore(shared, names.keys);
+  const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency);
   // The stores hold their own references now; the pool closes with the last of them.
   await shared.release();
   return {
@@ -43,8 +46,9 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
     centroids,
     jobs,
     keys,
+    idempotency,
     close: async () => {
-      await Promise.all([vectors.close(), centroids.close(), jobs.close(), keys.close()]);
+      await Promise.all([vectors.close(), centroids.close(), jobs.close(), keys.close(), idempotency.close()]);
     },
   };
 }

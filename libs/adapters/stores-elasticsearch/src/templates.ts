@@ -144,6 +144,15 @@ export function keyMapping(): estypes.MappingTypeMapping {
 /** How long Elasticsearch keeps overwritten and deleted documents for replicas to catch up (see the README). */
 export const SOFT_DELETE_RETENTION_MS = 60_000;
 
+/** One document per (tenant, end user, Idempotency-Key); fingerprint, lease and response live in _source only. */
+export function idempotencyMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: { tenantId: keyword, endUserId: keyword, expiresAt: date },
+  };
+}
+
 function indexSettings(settings: ElasticsearchStoresSettings, extra: estypes.IndicesIndexSettings = {}): estypes.IndicesIndexSettings {
   return {
     number_of_shards: settings.shards,
@@ -181,5 +190,6 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
     template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
     template(names.jobs, indexSettings(settings), jobMapping()),
     template(names.keys, indexSettings(settings, { 'soft_deletes.retention_lease.period': `${SOFT_DELETE_RETENTION_MS / 1000}s` }), keyMapping()),
+    template(names.idempotency, indexSettings(settings), idempotencyMapping()),
   ];
 }

@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
+import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, validateIdempotencyKey, type Idempotency } from '../idempotency.js';
 import type { Ingestion } from '../ingestion.js';
 import { receivePdf } from '../upload.js';
 import { validateTimeZone } from '../validation.js';
-import { scopeOf } from './guards.js';
+import { scopeOf, sendOutcome } from './guards.js';
 
 const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -26,15 +27,28 @@ function discardRest(req: Request, limit: number): Promise<boolean> {
 }
 
 /** PDF upload: multipart/form-data, one part `file` (application/pdf and the PDF magic bytes), streamed to the blob store. */
-export function documentRoutes(ingestion: Ingestion, maxBytes: number): Router {
+export function documentRoutes(ingestion: Ingestion, idempotency: Idempotency, maxBytes: number): Router {
   const router = Router();
   router.post('/v1/ingest/document/upload', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
     try {
+      // Checked before the upload is read: a malformed key stores nothing.
+      const key = validateIdempotencyKey(req.header(IDEMPOTENCY_KEY_HEADER));
       const upload = await receivePdf(req, maxBytes);
-      const { status, jobId, storagePath } = await ingestion.acceptDocument(scope.tenantId, scope.endUserId, timeZone, upload, maxBytes);
-      res.status(202).json({ status, jobId, storagePath });
+      // The fingerprint needs the file's hash, known once the bytes are stored: a replay or a refusal removes them again.
+      const stored = await ingestion.storeDocument(scope.tenantId, scope.endUserId, upload, maxBytes, { hash: key !== undefined });
+      const outcome = await idempotency.run({
+        scope,
+        key,
+        fingerprint: () => requestFingerprint('POST /v1/ingest/document/upload', { timeZone, fileName: stored.fileName, sha256: stored.sha256, metadata: JSON.stringify(stored.metadata) }),
+        accept: async () => {
+          const { status, jobId, storagePath } = await ingestion.publishDocument(stored, timeZone);
+          return { status: 202, body: { status, jobId, storagePath } };
+        },
+        discard: () => ingestion.discardDocument(stored),
+      });
+      sendOutcome(res, outcome);
     } catch (error) {
       // A client still sending a refused upload would see its connection reset if we answered and closed now: read
       // and drop what is left, up to a bound, then answer; past the bound, answer and close.

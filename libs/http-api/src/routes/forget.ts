@@ -1,15 +1,31 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { RequestError } from '@memory/platform';
+import type { Scope } from '@memory/ports';
 import type { Forgetting } from '../forgetting.js';
+import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, type Idempotency } from '../idempotency.js';
 import { validateEndUserId } from '../validation.js';
-import { scopeOf } from './guards.js';
+import { scopeOf, sendOutcome } from './guards.js';
 
-/** DELETE of a memory, of a job's memories, and of an end user: 202 with a del_job_ id whose record holds the receipt. */
-export function forgetRoutes(forgetting: Forgetting): Router {
+/**
+ * DELETE of a memory, of a job's memories, and of an end user: 202 with a del_job_ id whose record holds the receipt.
+ * Forgetting is idempotent by itself (a second delete removes nothing); an Idempotency-Key also makes a retry answer
+ * with the first job instead of accepting a second one.
+ */
+export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): Router {
   const router = Router();
+  const answer = async (req: Request, res: Response, scope: Scope, route: string, target: string, accept: () => Promise<{ status: 'Accepted'; jobId: string }>) => {
+    const outcome = await idempotency.run({
+      scope,
+      key: req.header(IDEMPOTENCY_KEY_HEADER),
+      fingerprint: () => requestFingerprint(route, { target }),
+      accept: async () => ({ status: 202, body: await accept() }),
+    });
+    sendOutcome(res, outcome);
+  };
   router.delete('/v1/memories/:memoryId', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    res.status(202).json(await forgetting.forgetMemory(scope, req.params['memoryId'] as string));
+    const memoryId = req.params['memoryId'] as string;
+    await answer(req, res, scope, 'DELETE /v1/memories/{id}', memoryId, () => forgetting.forgetMemory(scope, memoryId));
   });
   router.delete('/v1/memories', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
@@ -17,7 +33,7 @@ export function forgetRoutes(forgetting: Forgetting): Router {
     if (typeof jobId !== 'string' || jobId === '') {
       throw new RequestError(400, 'FORGET.MISSING_JOB_ID', 'DELETE /v1/memories needs ?job_id=<jobId> (every memory that job made); to forget everything of an end user use DELETE /v1/users/{endUserId}');
     }
-    res.status(202).json(await forgetting.forgetJob(scope, jobId));
+    await answer(req, res, scope, 'DELETE /v1/memories?job_id', jobId, () => forgetting.forgetJob(scope, jobId));
   });
   router.delete('/v1/users/:endUserId', async (req, res) => {
     const endUserId = validateEndUserId(req.params['endUserId']);
@@ -25,7 +41,8 @@ export function forgetRoutes(forgetting: Forgetting): Router {
     if (header !== undefined && header !== endUserId) {
       throw new RequestError(400, 'FORGET.END_USER_MISMATCH', 'x-end-user-id, when sent, must name the end user being erased');
     }
-    res.status(202).json(await forgetting.eraseUser({ tenantId: res.locals['tenantId'] as string, endUserId }));
+    const scope = { tenantId: res.locals['tenantId'] as string, endUserId };
+    await answer(req, res, scope, 'DELETE /v1/users/{id}', endUserId, () => forgetting.eraseUser(scope));
   });
   return router;
 }

@@ -2,10 +2,11 @@ import { Router, json } from 'express';
 import { RequestError } from '@memory/platform';
 import type { BlobStore } from '@memory/ports';
 import { imageBlobKeys } from '@memory/contracts';
+import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, type Idempotency } from '../idempotency.js';
 import type { Ingestion } from '../ingestion.js';
 import { REQUEST_LIMITS } from '../limits.js';
 import { validateImageIngest, validateTimeZone } from '../validation.js';
-import { requireJson, scopeOf } from './guards.js';
+import { requireJson, scopeOf, sendOutcome } from './guards.js';
 
 const PREVIEW_PATH = '/v1/memory/image/:jobId/preview';
 
@@ -14,15 +15,23 @@ const PREVIEW_PATH = '/v1/memory/image/:jobId/preview';
  * previewUrl is served by this API with the same authentication (Bearer key and x-end-user-id), not a signed URL:
  * one rule for every byte of a user's data.
  */
-export function imageRoutes(ingestion: Ingestion, blobs: BlobStore): Router {
+export function imageRoutes(ingestion: Ingestion, idempotency: Idempotency, blobs: BlobStore): Router {
   const router = Router();
   router.post('/v1/memory/image', requireJson, json({ limit: REQUEST_LIMITS.imageJsonBodyBytes }), async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
     const request = validateImageIngest(req.body);
-    const { status, jobId } = await ingestion.acceptImage(scope.tenantId, scope.endUserId, timeZone, request);
-    const previewUrl = `${req.protocol}://${req.get('host')}${PREVIEW_PATH.replace(':jobId', encodeURIComponent(jobId))}`;
-    res.status(202).json({ status, jobId, previewUrl });
+    const outcome = await idempotency.run({
+      scope,
+      key: req.header(IDEMPOTENCY_KEY_HEADER),
+      fingerprint: () => requestFingerprint('POST /v1/memory/image', { timeZone, body: JSON.stringify(req.body) }),
+      accept: async () => {
+        const { status, jobId } = await ingestion.acceptImage(scope.tenantId, scope.endUserId, timeZone, request);
+        const previewUrl = `${req.protocol}://${req.get('host')}${PREVIEW_PATH.replace(':jobId', encodeURIComponent(jobId))}`;
+        return { status: 202, body: { status, jobId, previewUrl } };
+      },
+    });
+    sendOutcome(res, outcome);
   });
 
   router.get(PREVIEW_PATH, async (req, res) => {

@@ -1,16 +1,14 @@
 import { Router, json } from 'express';
-import type { Ingestion } from '../ingestion.js';
+import { IDEMPOTENCY_KEY_HEADER } from '../idempotency.js';
 import { REQUEST_LIMITS } from '../limits.js';
-import { validateTextIngest, validateTimeZone } from '../validation.js';
-import { requireJson, scopeOf } from './guards.js';
+import { ingestText, type TextIngestDeps } from '../text-ingest.js';
+import { requireJson, sendOutcome } from './guards.js';
 
-export function memoryRoutes(ingestion: Ingestion): Router {
+export function memoryRoutes(deps: TextIngestDeps): Router {
   const router = Router();
   router.post('/v1/memory', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
-    const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
-    const request = validateTextIngest(req.body);
-    res.status(202).json(await ingestion.acceptText(scope.tenantId, scope.endUserId, timeZone, request));
+    const headers = { endUserId: req.header('x-end-user-id'), timeZone: req.header('x-end-user-timezone'), idempotencyKey: req.header(IDEMPOTENCY_KEY_HEADER) };
+    sendOutcome(res, await ingestText(deps, res.locals['tenantId'] as string, headers, req.body));
   });
   return router;
 }

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeIdempotencyStoreContract, expectCode, tempDirStoreFactory } from '@memory/testing';
+import { createEmbeddedIdempotencyStore } from './index.js';
+
+describeIdempotencyStoreContract('jobs-embedded', tempDirStoreFactory('idempotency-embedded', (dir) => createEmbeddedIdempotencyStore({ dir })));
+
+describe('jobs-embedded idempotency store', () => {
+  it('gives a key to one claim only when two stores (as two processes would) are open on one directory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'idempotency-embedded-'));
+    const first = createEmbeddedIdempotencyStore({ dir });
+    const second = createEmbeddedIdempotencyStore({ dir });
+    try {
+      const scope = { tenantId: 't', endUserId: 'u' };
+      const request = { fingerprint: 'f', now: 1, leaseMs: 1_000, ttlMs: 10_000 };
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? first : second).claim(scope, 'k', request)));
+      expect(results.filter((result) => result.state === 'claimed')).to.have.length(1);
+    } finally {
+      await first.close();
+      await second.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects empty keys and scopes and use after close with stable codes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'idempotency-embedded-'));
+    const store = createEmbeddedIdempotencyStore({ dir });
+    const request = { fingerprint: 'f', now: 1, leaseMs: 1_000, ttlMs: 10_000 };
+    await expectCode(() => store.claim({ tenantId: 't', endUserId: 'u' }, '', request), 'IDEMPOTENCY.INVALID_ARGUMENT');
+    await expectCode(() => store.forgetUser({ tenantId: '', endUserId: 'u' }), 'IDEMPOTENCY.INVALID_ARGUMENT');
+    await store.close();
+    await expectCode(() => store.claim({ tenantId: 't', endUserId: 'u' }, 'k', request), 'IDEMPOTENCY.CLOSED');
+    await rm(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
+import { MemoryServiceError, lmdbError } from '@memory/platform';
+import type { ClaimRequest, ClaimResult, IdempotencyClaim, IdempotencyStore, Scope, StoredResponse } from '@memory/ports';
+
+type RecordKey = [tenantId: string, endUserId: string, key: string];
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  /** Who holds an in-progress claim; null once completed. */
+  token: string | null;
+  leaseUntil: number;
+  expiresAt: number;
+  response: StoredResponse | null;
+}
+
+// ordered-binary separates array elements by a 0 byte that strings never contain, so 0xff after a prefix sorts
+// above every key under that prefix and below the next one.
+const AFTER_ALL = new Uint8Array([0xff]);
+const SWEEP_BATCH = 1_000;
+
+/** Whether a record still binds its key at `now`: not expired, and either completed or within its lease. */
+const isLive = (record: IdempotencyRecord | undefined, now: number): record is IdempotencyRecord =>
+  record !== undefined && record.expiresAt > now && (record.response !== null || record.leaseUntil > now);
+
+/**
+ * IdempotencyStore on LMDB, one table: [tenantId, endUserId, key] -> record (msgpack), in an environment of its
+ * own. A claim is one write transaction (read, decide, write): LMDB has one writer at a time, across processes too,
+ * so of concurrent claims of one key exactly one finds it free. Commits are fsynced before they resolve
+ * (overlappingSync off), so a claim or a stored response survives a crash once acknowledged.
+ */
+export class EmbeddedIdempotencyStore implements IdempotencyStore {
+  private closed = false;
+
+  private constructor(
+    private readonly env: RootDatabase,
+    private readonly records: Database<IdempotencyRecord, Key>,
+  ) {}
+
+  static open(dir: string): EmbeddedIdempotencyStore {
+    try {
+      const env = open({ path: dir, overlappingSync: false, maxDbs: 2 });
+      return new EmbeddedIdempotencyStore(env, env.openDB<IdempotencyRecord, Key>('idempotency', {}));
+    } catch (error) {
+      throw lmdbError('IDEMPOTENCY', 'idempotency store', 'open', error);
+    }
+  }
+
+  claim(scope: Scope, key: string, request: ClaimRequest): Promise<ClaimResult> {
+    const id = recordKey(scope, key);
+    return this.write('claim', () => {
+      const current = this.records.get(id);
+      if (isLive(current, request.now)) {
+        return current.response
+          ? { state: 'completed', fingerprint: current.fingerprint, response: current.response }
+          : { state: 'in-progress', fingerprint: current.fingerprint };
+      }
+      const token = randomUUID();
+      this.records.put(id, { fingerprint: request.fingerprint, token, leaseUntil: request.now + request.leaseMs, expiresAt: request.now + request.ttlMs, response: null });
+      return { state: 'claimed', claim: { token } };
+    });
+  }
+
+  complete(scope: Scope, key: string, claim: IdempotencyClaim, response: StoredResponse, options: { now: number; ttlMs: number }): Promise<boolean> {
+    const id = recordKey(scope, key);
+    return this.write('complete', () => {
+      const current = this.records.get(id);
+      if (current?.token !== claim.token) return false;
+      this.records.put(id, { ...current, token: null, response, expiresAt: options.now + options.ttlMs });
+      return true;
+    });
+  }
+
+  async release(scope: Scope, key: string, claim: IdempotencyClaim): Promise<void> {
+    const id = recordKey(scope, key);
+    await this.write('release', () => {
+      if (this.records.get(id)?.token === claim.token) this.records.remove(id);
+    });
+  }
+
+  /**
+   * Finds the expired records in a read snapshot, then removes them a batch per write transaction (each checked
+   * again inside it), so a sweep of a large table never holds the writer lock that claims wait for.
+   */
+  async removeExpired(now: number): Promise<number> {
+    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    let expired: Key[];
+    try {
+      expired = [...this.records.getRange({}).filter(({ value }) => value.expiresAt <= now).map(({ key }) => key)];
+    } catch (error) {
+      throw lmdbError('IDEMPOTENCY', 'idempotency store', 'read expired records', error);
+    }
+    let removed = 0;
+    for (let start = 0; start < expired.length; start += SWEEP_BATCH) {
+      const batch = expired.slice(start, start + SWEEP_BATCH);
+      removed += await this.write('remove expired records', () => {
+        let count = 0;
+        for (const key of batch) {
+          const record = this.records.get(key);
+          if (record === undefined || record.expiresAt > now) continue;
+          this.records.remove(key);
+          count += 1;
+        }
+        return count;
+      });
+    }
+    return removed;
+  }
+
+  forgetUser(scope: Scope): Promise<number> {
+    checkScope(scope);
+    return this.removeRange(`forget ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] });
+  }
+
+  forgetTenant(tenantId: string): Promise<number> {
+    checkScope({ tenantId, endUserId: '-' });
+    return this.removeRange(`forget tenant ${tenantId}`, { start: [tenantId], end: [tenantId, AFTER_ALL] });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.env.close();
+  }
+
+  /** Removes, in one transaction, the records of one key range (one end user's or one tenant's); returns how many. */
+  private removeRange(what: string, range: { start: Key; end: Key }): Promise<number> {
+    return this.write(what, () => {
+      // Read to the end before removing, so the cursor never walks a range it is changing.
+      const keys = [...this.records.getKeys(range)];
+      for (const key of keys) this.records.remove(key);
+      return keys.length;
+    });
+  }
+
+  private async write<T>(what: string, body: () => T): Promise<T> {
+    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    try {
+      return await this.env.transaction(body);
+    } catch (error) {
+      throw lmdbError('IDEMPOTENCY', 'idempotency store', what, error);
+    }
+  }
+}
+
+function checkScope(scope: Scope): void {
+  if (typeof scope?.tenantId !== 'string' || scope.tenantId === '' || typeof scope.endUserId !== 'string' || scope.endUserId === '') {
+    throw new MemoryServiceError('IDEMPOTENCY.INVALID_ARGUMENT', 'idempotency records are scoped by a non-empty tenantId and endUserId');
+  }
+}
+
+function recordKey(scope: Scope, key: string): RecordKey {
+  checkScope(scope);
+  if (typeof key !== 'string' || key === '') throw new MemoryServiceError('IDEMPOTENCY.INVALID_ARGUMENT', 'an idempotency key is a non-empty string');
+  return [scope.tenantId, scope.endUserId, key];
+}

@@ -1,0 +1,49 @@
+import type { Scope } from './memory.js';
+
+/** The answer a request got, kept so that a retry with the same Idempotency-Key gets it again. */
+export interface StoredResponse {
+  status: number;
+  /** The JSON body as it was sent. */
+  body: unknown;
+}
+
+/** Proof of holding a key: only its holder may complete or release it. Opaque to callers. */
+export interface IdempotencyClaim {
+  readonly token: string;
+}
+
+export interface ClaimRequest {
+  /** What makes two requests "the same" (see libs/http-api idempotency.ts); compared as an opaque string. */
+  fingerprint: string;
+  /** ms epoch; the store never reads the clock itself, so tests can move time. */
+  now: number;
+  /** How long the claim holds without being completed: a process that died holding it frees the key after this. */
+  leaseMs: number;
+  /** How long the record is kept from now (and again from completion). */
+  ttlMs: number;
+}
+
+export type ClaimResult =
+  | { state: 'claimed'; claim: IdempotencyClaim }
+  | { state: 'completed'; fingerprint: string; response: StoredResponse }
+  | { state: 'in-progress'; fingerprint: string };
+
+/**
+ * Idempotency keys of one tenant and end user, claimed atomically: of several concurrent claims of one key, across
+ * processes too, exactly one gets 'claimed'. An expired record, or an in-progress one whose lease ran out, counts as
+ * absent.
+ */
+export interface IdempotencyStore {
+  claim(scope: Scope, key: string, request: ClaimRequest): Promise<ClaimResult>;
+  /** Stores the response under a claim still held; false when the claim was lost (its lease ran out and another took it). */
+  complete(scope: Scope, key: string, claim: IdempotencyClaim, response: StoredResponse, options: { now: number; ttlMs: number }): Promise<boolean>;
+  /** Gives the key up (the request failed and created nothing), so a retry can claim it; nothing when the claim was lost. */
+  release(scope: Scope, key: string, claim: IdempotencyClaim): Promise<void>;
+  /** Removes the records that expired before `now`; returns how many. */
+  removeExpired(now: number): Promise<number>;
+  /** Removes every record of one end user (erasure); returns how many. */
+  forgetUser(scope: Scope): Promise<number>;
+  /** Removes every record of one tenant; returns how many. */
+  forgetTenant(tenantId: string): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import type { ClaimResult, IdempotencyStore, Scope } from '@memory/ports';
+import type { StoreFactory, StoreHarness } from './store-harness.js';
+import { uniqueName } from './wait-for.js';
+
+const HOUR = 3_600_000;
+const TTL = 24 * HOUR;
+const LEASE = 60_000;
+const T0 = 1_800_000_000_000;
+
+const claimed = (result: ClaimResult) => {
+  if (result.state !== 'claimed') throw new Error(`expected the key to be claimed, got ${JSON.stringify(result)}`);
+  return result.claim;
+};
+
+/** The behaviour every IdempotencyStore adapter must show; each test uses tenants of its own. */
+export function describeIdempotencyStoreContract(adapterName: string, factory: StoreFactory<IdempotencyStore>): void {
+  describe(`IdempotencyStore contract: ${adapterName}`, function () {
+    this.timeout(30_000);
+    let harness: StoreHarness<IdempotencyStore>;
+    let store: IdempotencyStore;
+    let alice: Scope;
+    const at = (now: number, fingerprint = 'fp-1') => ({ fingerprint, now, leaseMs: LEASE, ttlMs: TTL });
+
+    beforeEach(async () => {
+      harness = await factory();
+      store = harness.store;
+      alice = { tenantId: uniqueName('tenant'), endUserId: 'alice' };
+    });
+
+    afterEach(async () => {
+      await harness.cleanup();
+    });
+
+    it('claims a free key, and after completion answers every claim with the stored response and its fingerprint', async () => {
+      const claim = claimed(await store.claim(alice, 'key-1', at(T0)));
+      expect(await store.claim(alice, 'key-1', at(T0 + 1))).to.deep.equal({ state: 'in-progress', fingerprint: 'fp-1' });
+      const response = { status: 202, body: { status: 'Accepted', jobId: 'job_1_alice' } };
+      expect(await store.complete(alice, 'key-1', claim, response, { now: T0 + 2, ttlMs: TTL })).to.equal(true);
+      expect(await store.claim(alice, 'key-1', at(T0 + 3, 'fp-other'))).to.deep.equal({ state: 'completed', fingerprint: 'fp-1', response });
+    });
+
+    it('gives a key to exactly one of 20 concurrent claims', async () => {
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.claim(alice, 'key-1', at(T0))));
+      expect(results.filter((result) => result.state === 'claimed')).to.have.length(1);
+      expect(results.filter((result) => result.state === 'in-progress')).to.have.length(19);
+    });
+
+    it('frees a released key for the next claim; a release or completion by a claim that lost the key changes nothing', async () => {
+      const first = claimed(await store.claim(alice, 'key-1', at(T0)));
+      await store.release(alice, 'key-1', first);
+      const second = claimed(await store.claim(alice, 'key-1', at(T0 + 1, 'fp-2')));
+      await store.release(alice, 'key-1', first);
+      expect(await store.complete(alice, 'key-1', first, { status: 202, body: 'first' }, { now: T0 + 2, ttlMs: TTL })).to.equal(false);
+      expect(await store.claim(alice, 'key-1', at(T0 + 3))).to.deep.equal({ state: 'in-progress', fingerprint: 'fp-2' });
+      expect(await store.complete(alice, 'key-1', second, { status: 202, body: 'second' }, { now: T0 + 4, ttlMs: TTL })).to.equal(true);
+      expect(await store.claim(alice, 'key-1', at(T0 + 5))).to.deep.include({ state: 'completed', response: { status: 202, body: 'second' } });
+    });
+
+    it('lets a claim whose holder never finished (lease over) be taken again, and the old holder can no longer complete', async () => {
+      const stale = claimed(await store.claim(alice, 'key-1', at(T0)));
+      expect((await store.claim(alice, 'key-1', at(T0 + LEASE - 1))).state).to.equal('in-progress');
+      const fresh = claimed(await store.claim(alice, 'key-1', at(T0 + LEASE + 1, 'fp-2')));
+      expect(await store.complete(alice, 'key-1', stale, { status: 202, body: 'stale' }, { now: T0 + LEASE + 2, ttlMs: TTL })).to.equal(false);
+      expect(await store.complete(alice, 'key-1', fresh, { status: 202, body: 'fresh' }, { now: T0 + LEASE + 3, ttlMs: TTL })).to.equal(true);
+    });
+
+    it('forgets a completed key once its time to live has passed, and removeExpired deletes only expired records', async () => {
+      const old = claimed(await store.claim(alice, 'old', at(T0)));
+      await store.complete(alice, 'old', old, { status: 202, body: 'old' }, { now: T0, ttlMs: TTL });
+      const recent = claimed(await store.claim(alice, 'recent', at(T0 + 12 * HOUR)));
+      await store.complete(alice, 'recent', recent, { status: 202, body: 'recent' }, { now: T0 + 12 * HOUR, ttlMs: TTL });
+
+      expect((await store.claim(alice, 'old', at(T0 + TTL - 1))).state, 'just before expiry').to.equal('completed');
+      const removed = await store.removeExpired(T0 + TTL + 1);
+      expect(removed).to.be.at.least(1);
+      // Only 'recent' is left of this user's records.
+      expect(await store.forgetUser(alice)).to.equal(1);
+
+      const again = claimed(await store.claim(alice, 'old', at(T0 + TTL + 2)));
+      await store.release(alice, 'old', again);
+      const expiredUnswept = claimed(await store.claim(alice, 'late', at(T0)));
+      await store.complete(alice, 'late', expiredUnswept, { status: 202, body: 'late' }, { now: T0, ttlMs: TTL });
+      expect((await store.claim(alice, 'late', at(T0 + TTL + 1))).state, 'an expired record not yet swept counts as absent').to.equal('claimed');
+    });
+
+    it('keeps tenants and end users apart: the same key is another key for another end user or tenant', async () => {
+      const bob = { ...alice, endUserId: 'bob' };
+      const otherTenant = { ...alice, tenantId: `${alice.tenantId}-other` };
+      const claim = claimed(await store.claim(alice, 'key-1', at(T0)));
+      await store.complete(alice, 'key-1', claim, { status: 202, body: 'alice' }, { now: T0, ttlMs: TTL });
+      claimed(await store.claim(bob, 'key-1', at(T0 + 1, 'fp-bob')));
+      claimed(await store.claim(otherTenant, 'key-1', at(T0 + 1, 'fp-other-tenant')));
+      expect(await store.claim(alice, 'key-1', at(T0 + 2))).to.deep.include({ state: 'completed', response: { status: 202, body: 'alice' } });
+    });
+
+    it('forgets one end user, then one tenant, and says how many records went', async () => {
+      const bob = { ...alice, endUserId: 'bob' };
+      const otherTenant = { tenantId: `${alice.tenantId}-other`, endUserId: 'alice' };
+      for (const key of ['a', 'b', 'c']) claimed(await store.claim(alice, key, at(T0)));
+      for (const key of ['a', 'b']) claimed(await store.claim(bob, key, at(T0)));
+      claimed(await store.claim(otherTenant, 'a', at(T0)));
+
+      expect(await store.forgetUser(alice)).to.equal(3);
+      expect(await store.forgetUser(alice)).to.equal(0);
+      claimed(await store.claim(alice, 'a', at(T0 + 1)));
+      expect((await store.claim(bob, 'a', at(T0 + 1))).state).to.equal('in-progress');
+
+      expect(await store.forgetTenant(alice.tenantId)).to.equal(3);
+      expect((await store.claim(otherTenant, 'a', at(T0 + 1))).state, 'a tenant whose id starts like it').to.equal('in-progress');
+      claimed(await store.claim(bob, 'a', at(T0 + 2)));
+      expect(await store.forgetTenant(otherTenant.tenantId)).to.equal(1);
+    });
+
+    it('keeps claims and responses across a reopen', async () => {
+      const claim = claimed(await store.claim(alice, 'done', at(T0)));
+      await store.complete(alice, 'done', claim, { status: 202, body: { jobId: 'job_1_alice' } }, { now: T0, ttlMs: TTL });
+      claimed(await store.claim(alice, 'pending', at(T0)));
+      store = await harness.reopen();
+      expect(await store.claim(alice, 'done', at(T0 + 1))).to.deep.equal({ state: 'completed', fingerprint: 'fp-1', response: { status: 202, body: { jobId: 'job_1_alice' } } });
+      expect((await store.claim(alice, 'pending', at(T0 + 1))).state).to.equal('in-progress');
+    });
+  });
+}
