@@ -1,16 +1,8 @@
 import { expect } from 'chai';
-import { RequestError } from '@memory/platform';
+import { requestErrorOf } from '@memory/testing';
 import { decodeCursor, encodeCursor, parseInstant, validateListRequest } from './list-request.js';
 
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(RequestError);
-    return `${(error as RequestError).status} ${(error as RequestError).code}`;
-  }
-  throw new Error('expected a RequestError');
-}
+const codeOf = requestErrorOf;
 
 describe('GET /v1/memories parameters', () => {
   it('defaults to a first page of 20 with no filter', () => {

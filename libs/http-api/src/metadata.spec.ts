@@ -1,17 +1,9 @@
 import { expect } from 'chai';
-import { RequestError } from '@memory/platform';
+import { requestErrorOf } from '@memory/testing';
 import { validateMetadata, validateMetadataField } from './metadata.js';
 import { validateImageIngest, validateTextIngest } from './validation.js';
 
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(RequestError);
-    return `${(error as RequestError).status} ${(error as RequestError).code}`;
-  }
-  throw new Error('expected a RequestError');
-}
+const codeOf = requestErrorOf;
 
 describe('metadata validation', () => {
   it('keeps a flat object of strings, finite numbers and booleans; absent, null and {} are no metadata', () => {

@@ -1,17 +1,9 @@
 import { expect } from 'chai';
-import { RequestError } from '@memory/platform';
+import { requestErrorOf } from '@memory/testing';
 import { decodeImageData, validateEndUserId, validateSearch, validateTextIngest, validateTimeZone } from './validation.js';
 import { authenticate, createApiKeyRegistry, parseApiKeys } from './auth.js';
 
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(RequestError);
-    return `${(error as RequestError).status} ${(error as RequestError).code}`;
-  }
-  throw new Error('expected a RequestError');
-}
+const codeOf = requestErrorOf;
 
 describe('request validation', () => {
   it('accepts a text memory with optional timestamp and userContext', () => {

@@ -1,6 +1,6 @@
 export { describeEventLogContract, type EventLogFactory, type EventLogHarness } from './event-log-contract.js';
 export { readAll, records } from './event-log-contract-support.js';
-export { waitFor, sleep, uniqueName, expectCode } from './wait-for.js';
+export { waitFor, sleep, uniqueName, expectCode, requestErrorOf } from './wait-for.js';
 export { describeSchemaRegistryContract, type SchemaRegistryFactory, type SchemaRegistryHarness } from './schema-registry-contract.js';
 export { tempDirStoreFactory, type StoreFactory, type StoreHarness } from './store-harness.js';
 export { freshScope, memoryRecord, plainRecord, unitVector } from './memory-fixtures.js';

@@ -29,3 +29,15 @@ export async function expectCode(task: Promise<unknown> | (() => Promise<unknown
   }
   throw new Error(`expected a rejection with code ${code}, but it resolved`);
 }
+
+/** "<status> <code>" of the RequestError a synchronous validator throws, for specs that list many refusals. */
+export function requestErrorOf(validate: () => unknown): string {
+  try {
+    validate();
+  } catch (error) {
+    const { status, code } = error as { status?: unknown; code?: unknown };
+    if (typeof status !== 'number' || typeof code !== 'string') throw new Error(`expected a RequestError, got ${String(error)}`, { cause: error });
+    return `${status} ${code}`;
+  }
+  throw new Error('expected a RequestError, but it returned');
+}
