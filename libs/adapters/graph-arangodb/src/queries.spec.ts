@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { AqlQuery } from 'arangojs/aql';
 import type { GraphEdge, GraphNode } from '@memory/ports';
 import { layoutFor, nodeHandle, nodeKey } from './layout.js';
-import { degreesQuery, deleteNodesQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
+import { degreesQuery, deleteNodesQuery, eraseScopeQuery, neighboursQuery, nodesQuery, upsertQuery } from './queries.js';
 
 // Strings that would change a query if they were ever pasted into its text.
 const HOSTILE = ['" RETURN 1 //', "' OR true OR '", '@@users RETURN 1', '`; REMOVE', 'x\nFOR d IN _users RETURN d'];
@@ -143,6 +143,23 @@ describe('graph-arangodb queries', () => {
       expectNotInText(query, HOSTILE);
       expect(query.query).to.match(/e\.tenantId == @\w+ AND e\.endUserId == @\w+/);
       expect(Object.values(query.bindVars)).to.deep.include(['t_owns', 't_mentions', 't_contains', 't_next']);
+    });
+  });
+
+  describe('erase', () => {
+    it('removes every edge and node of the scope from every collection, once each, and counts both', () => {
+      const query = eraseScopeQuery(layout, scope, sync);
+      expectPlaceholdersMatch(query);
+      expect(Object.values(modifications(query)).every((count) => count === 1)).to.equal(true);
+      expect(Object.keys(modifications(query)).sort()).to.deep.equal(['t_contains', 't_documents', 't_entities', 't_memories', 't_mentions', 't_next', 't_other_nodes', 't_owns', 't_users']);
+      expect(query.query.match(/FILTER \w\.tenantId == @\w+ AND \w\.endUserId == @\w+/g)).to.have.length(9);
+      expect(query.query.trimEnd()).to.match(/RETURN \[LENGTH\(nodes0\)( \+ LENGTH\(nodes\d\))+, LENGTH\(edges0\)( \+ LENGTH\(edges\d\))+\]$/);
+    });
+
+    it('binds every caller value', () => {
+      const query = eraseScopeQuery(layout, { tenantId: HOSTILE[0]!, endUserId: HOSTILE[1]! }, { waitForSync: false });
+      expectPlaceholdersMatch(query);
+      expectNotInText(query, HOSTILE);
     });
   });
 
