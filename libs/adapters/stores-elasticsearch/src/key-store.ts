@@ -6,7 +6,7 @@ import type { SharedClient } from './client.js';
 import { deleteMatching } from './delete-matching.js';
 import { call } from './errors.js';
 import { documentId } from './names.js';
-import { SOFT_DELETE_RETENTION_MS } from './templates.js';
+import { DelayedExpunge } from './delayed-expunge.js';
 
 interface SubjectDocument {
   kind: 'key' | 'tombstone';
@@ -37,20 +37,20 @@ const erasureId = (tenantId: string, endUserId: string) => documentId('erasure',
  * tombstone is seen at once by every process.
  *
  * A destroyed key's old version stays in the index's segments as a soft-deleted document until a merge drops it;
- * so every forget and erase asks for a merge that expunges deleted documents once the soft-delete retention has
- * passed (SOFT_DELETE_RETENTION on this index).
+ * every forget and erase asks for one (DelayedExpunge).
  */
 export class ElasticsearchKeyStore implements DataKeyStore {
   private readonly client: Client;
   private closed = false;
-  private expungeTimer: NodeJS.Timeout | null = null;
+  private readonly expunge: DelayedExpunge;
 
   constructor(
     private readonly shared: SharedClient,
     private readonly index: string,
-    private readonly expungeDelayMs = SOFT_DELETE_RETENTION_MS + 10_000,
+    expungeDelayMs: number,
   ) {
     this.client = shared.acquire();
+    this.expunge = new DelayedExpunge(this.client, index, expungeDelayMs);
   }
 
   async get(scope: Scope, keyIds: string[]): Promise<Map<string, Buffer>> {
@@ -112,7 +112,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
       );
       if (removed.errors) throw new MemoryServiceError('KEYS.STORAGE', 'destroying part keys failed in part; retry', { retriable: true });
     }
-    this.scheduleExpunge();
+    this.expunge.schedule();
     return [...existing.values()].filter((doc) => doc.kind === 'key').length + parts.length;
   }
 
@@ -129,7 +129,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     const destroyed = await deleteMatching(this.client, 'KEYS', `destroy the keys of ${scope.tenantId}/${endUserId}`, this.index, {
       bool: { filter, should: [{ range: { acceptedAt: { lt: before } } }, { bool: { must_not: { exists: { field: 'acceptedAt' } } } }], minimum_should_match: 1 },
     });
-    this.scheduleExpunge();
+    this.expunge.schedule();
     return destroyed;
   }
 
@@ -156,7 +156,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     }
   }
 
-  /** Elasticsearch drops a destroyed key's old version at a merge: asked for by scheduleExpunge at each destruction. */
+  /** Elasticsearch drops a destroyed key's old version at a merge, asked for at each destruction (DelayedExpunge). */
   async scrub(): Promise<void> {
     this.checkOpen();
   }
@@ -164,7 +164,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.expungeTimer) clearTimeout(this.expungeTimer);
+    this.expunge.cancel();
     await this.shared.release();
   }
 
@@ -201,16 +201,6 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     );
     const before = (doc: (typeof response.docs)[number]) => ('found' in doc && doc.found && doc._source?.kind === 'erasure' ? doc._source.before : 0);
     return [before(response.docs[0]!), before(response.docs[1]!)];
-  }
-
-  /** One merge that expunges deleted documents, once the soft-delete retention of the latest destruction has passed. */
-  private scheduleExpunge(): void {
-    if (this.expungeTimer) clearTimeout(this.expungeTimer);
-    this.expungeTimer = setTimeout(() => {
-      this.expungeTimer = null;
-      void this.client.indices.forcemerge({ index: this.index, only_expunge_deletes: true }).catch(() => undefined);
-    }, this.expungeDelayMs);
-    this.expungeTimer.unref();
   }
 
   private checkOpen(): void {

@@ -37,7 +37,7 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   const vectors = new ElasticsearchVectorStore(shared, names.memories, settings);
   const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers });
   const jobs = new ElasticsearchJobStore(shared, names.jobs);
-  const keys = new ElasticsearchKeyStore(shared, names.keys);
+  const keys = new ElasticsearchKeyStore(shared, names.keys, settings.expungeDelayMs);
   const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency);
   // The stores hold their own references now; the pool closes with the last of them.
   await shared.release();

@@ -1,3 +1,4 @@
+import { EXPUNGE_DELAY_MS } from './delayed-expunge.js';
 import { ConfigError, ConfigReader } from '@memory/platform';
 
 export interface ElasticsearchStoresOptions {
@@ -38,6 +39,8 @@ export interface ElasticsearchStoresOptions {
    * caller sees UNAVAILABLE; default 3. Conditional writes (jobs, centroids) are never resent (see documents.ts).
    */
   maxRetries?: number;
+  /** How long after a deletion the merge that expunges deleted memories and keys is asked for; default 70 s (README.md). */
+  expungeDelayMs?: number;
 }
 
 export interface ElasticsearchStoresSettings {
@@ -53,6 +56,7 @@ export interface ElasticsearchStoresSettings {
   replicas: number | null;
   requestTimeoutMs: number;
   maxRetries: number;
+  expungeDelayMs: number;
 }
 
 /** Elasticsearch's own limit on dense_vector dims for indexed vectors. */
@@ -104,6 +108,8 @@ export function resolveElasticsearchStoresOptions(options: ElasticsearchStoresOp
   if (!positiveInteger(requestTimeoutMs)) problems.push(`requestTimeoutMs must be a positive whole number, got ${String(requestTimeoutMs)}`);
   const maxRetries = given.maxRetries ?? 3;
   if (!(Number.isInteger(maxRetries) && maxRetries >= 0 && maxRetries <= 10)) problems.push(`maxRetries must be a whole number from 0 to 10, got ${String(maxRetries)}`);
+  const expungeDelayMs = given.expungeDelayMs ?? EXPUNGE_DELAY_MS;
+  if (!positiveInteger(expungeDelayMs)) problems.push(`expungeDelayMs must be a positive whole number, got ${String(expungeDelayMs)}`);
 
   if (problems.length) throw new ConfigError(`invalid Elasticsearch store options: ${problems.join('; ')}`, { problems });
   return {
@@ -119,6 +125,7 @@ export function resolveElasticsearchStoresOptions(options: ElasticsearchStoresOp
     replicas,
     requestTimeoutMs,
     maxRetries,
+    expungeDelayMs,
   };
 }
 

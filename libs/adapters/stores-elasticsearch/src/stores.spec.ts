@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import type { JobRecord } from '@memory/ports';
@@ -132,6 +134,36 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       const doc = await raw.get({ index: memberIndex, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
       expect(doc.found).to.equal(true);
       expect(await stores.centroids.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Set(['m1', 'm2']));
+    });
+
+    it('leaves no byte of a deleted memory in the index files once the expunging merge has run', async function () {
+      this.timeout(120_000);
+      // Where this node keeps its files: only readable when the node runs on this machine (the local engines do).
+      const fs = await raw.nodes.stats({ node_id: '_local', metric: 'fs' });
+      const dataPath = Object.values(fs.nodes)[0]?.fs?.data?.[0]?.path;
+      const index = `${options.prefix}-memories`;
+      const uuid = (await raw.indices.getSettings({ index }))[index]?.settings?.index?.uuid;
+      const indexDir = dataPath && uuid ? join(dataPath, 'indices', uuid) : null;
+      if (!indexDir || !existsSync(indexDir)) return this.skip();
+      const bytes = () => Buffer.concat(readdirSync(indexDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => readFileSync(join(f.parentPath, f.name))));
+      const quick = await openElasticsearchStores({ ...options, expungeDelayMs: 35_000 });
+      try {
+        const scope = freshScope();
+        const word = `capybaralantern${Date.now()}`;
+        await quick.vectors.upsert([{ ...memoryRecord(scope, 'm-gone', DIMS), content: `the ${word} is gone`, originalContent: `the ${word} is gone` }]);
+        await raw.indices.flush({ index });
+        expect(bytes().includes(Buffer.from(word)), 'the check finds a stored word').to.equal(true);
+        expect(await quick.vectors.delete(scope, ['m-gone'])).to.equal(1);
+        const deadline = Date.now() + 100_000;
+        for (;;) {
+          await raw.indices.flush({ index });
+          if (!bytes().includes(Buffer.from(word))) break;
+          if (Date.now() > deadline) expect.fail(`"${word}" still in the files of ${index} 100 s after its delete`);
+          await new Promise((r) => setTimeout(r, 2_000));
+        }
+      } finally {
+        await quick.close();
+      }
     });
 
     it('rejects bad arguments with the embedded adapters\' codes, and use after close', async () => {

@@ -123,10 +123,7 @@ export function jobMapping(): estypes.MappingTypeMapping {
   };
 }
 
-/**
- * Data keys, tombstones of forgotten subjects and erasures. The key itself lives in _source only. Soft deletes are
- * kept for a short while only, so a merge can drop an overwritten key's bytes soon after it is destroyed.
- */
+/** Data keys, tombstones of forgotten subjects and erasures. The key itself lives in _source only. */
 export function keyMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,
@@ -140,9 +137,6 @@ export function keyMapping(): estypes.MappingTypeMapping {
     },
   };
 }
-
-/** How long Elasticsearch keeps overwritten and deleted documents for replicas to catch up (see the README). */
-export const SOFT_DELETE_RETENTION_MS = 60_000;
 
 /** One document per (tenant, end user, Idempotency-Key); fingerprint, lease and response live in _source only. */
 export function idempotencyMapping(): estypes.MappingTypeMapping {
@@ -189,7 +183,7 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
     template(names.centroids, indexSettings(settings), centroidMapping()),
     template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
     template(names.jobs, indexSettings(settings), jobMapping()),
-    template(names.keys, indexSettings(settings, { 'soft_deletes.retention_lease.period': `${SOFT_DELETE_RETENTION_MS / 1000}s` }), keyMapping()),
+    template(names.keys, indexSettings(settings), keyMapping()),
     template(names.idempotency, indexSettings(settings), idempotencyMapping()),
   ];
 }

@@ -3,6 +3,7 @@ import { MemoryServiceError } from '@memory/platform';
 import { checkListQuery, type ListQuery, type MemoryRecord, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
+import { DelayedExpunge } from './delayed-expunge.js';
 import { call } from './errors.js';
 import { searchInTimeRange } from './in-time-range.js';
 import { fromListedDocument, fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
@@ -27,12 +28,15 @@ export class ElasticsearchVectorStore implements VectorStore {
   private readonly client: Client;
   private closed = false;
 
+  private readonly expunge: DelayedExpunge;
+
   constructor(
     private readonly shared: SharedClient,
     private readonly index: string,
     private readonly settings: ElasticsearchStoresSettings,
   ) {
     this.client = shared.acquire();
+    this.expunge = new DelayedExpunge(this.client, index, settings.expungeDelayMs);
   }
 
   async upsert(memories: MemoryRecord[]): Promise<void> {
@@ -182,12 +186,16 @@ export class ElasticsearchVectorStore implements VectorStore {
     // A delete addresses the scoped _id, so another tenant's or end user's memory of the same id is out of reach.
     const operations = unique.map((id) => ({ delete: { _index: this.index, _id: memoryDocumentId(scope, id) } }));
     const items = await bulk(this.client, 'VECTORS', `delete ${unique.length} memories from ${this.index}`, operations, this.settings.refresh);
-    return items.filter((item) => item.result === 'deleted').length;
+    const deleted = items.filter((item) => item.result === 'deleted').length;
+    // A deleted memory's text stays in its segment until a merge drops it: forgetting asks for one.
+    if (deleted > 0) this.expunge.schedule();
+    return deleted;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.expunge.cancel();
     await this.shared.release();
   }
 
