@@ -81,6 +81,9 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
       expect(found).to.not.include(memoryIds[0]);
       expect(found, 'the other memory is untouched').to.include(kept.memoryIds[0]);
       expect((await olga.get(`/v1/jobs/${jobId}`)).status, 'the job record goes too').to.equal(404);
+      expect((await olga.get(`/v1/memories/${memoryIds[0]}`)).status, 'GET by id').to.equal(404);
+      expect((await olga.get(`/v1/memories?job_id=${jobId}`)).body.data, 'the listing').to.deep.equal([]);
+      expect((await olga.get('/v1/memories?limit=100')).body.data.map((m: { id: string }) => m.id)).to.include(kept.memoryIds[0]).and.not.include(memoryIds[0]);
 
       const again = await forgetAndWait(olga, `/v1/memories/${memoryIds[0]}`);
       expect(again.memories).to.equal(0);
@@ -133,18 +136,22 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
 
     it('forgets an image memory with its original and preview', async () => {
       const vera = as('vera');
-      const ack = await vera.post('/v1/memory/image', { imageData: (await drawReceipt()).toString('base64'), userContext: 'the receipt for the pond pump' });
+      const image = (await drawReceipt()).toString('base64');
+      const ack = await vera.post('/v1/memory/image', { imageData: image, userContext: 'the receipt for the pond pump' });
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       const job = await waitForJob(vera, ack.body.jobId);
       expect(job.status).to.equal('Completed');
       const preview = () => fetch(ack.body.previewUrl, { headers: { authorization: `Bearer ${KEYS.acme}`, 'x-end-user-id': 'vera' } });
       expect((await preview()).status).to.equal(200);
+      const byImage = async () => (await vera.post('/v1/search', { queryImage: image, options: { limit: 10 } })).body.data.map((m: { id: string }) => m.id);
+      expect(await byImage(), 'found by the same image before').to.include(job.memoryIds[0]);
 
       const receipt = await forgetAndWait(vera, `/v1/memories/${job.memoryIds[0]}`);
       expect(receipt.memories).to.equal(1);
       expect(removedFrom(receipt, 'visual-vectors')).to.equal(1);
       expect(removedFrom(receipt, 'blobs'), 'original and preview').to.equal(2);
       expect((await preview()).status).to.equal(404);
+      expect(await byImage(), 'and not after').to.not.include(job.memoryIds[0]);
     });
 
     it('erases an end user: every memory, entity and job before the erasure; what they send afterwards is kept', async () => {
