@@ -86,8 +86,7 @@ async function eraseUser(scope: Scope, request: ForgetRequested, deps: ForgetDep
     ({ memories, removed } = await removeMemories(scope, forgotten, deps));
     removed.push({ store: 'centroid', what: 'members after recomputation without the forgotten memories', count: await recomputeCentroid(scope, deps) });
   }
-  const jobOfBlob = (key: string) => decodeURIComponent(key.split('/')[2] ?? '');
-  const blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId), (key) => covered(jobOfBlob(key)));
+  const blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId), (key) => covered(jobOfBlobKey(key)));
   const jobRecords = await deps.jobs.erase(scope, before);
   const idempotency = deps.idempotency ? await deps.idempotency.forgetUser(scope) : null;
   return receipt(memories, [
@@ -99,15 +98,20 @@ async function eraseUser(scope: Scope, request: ForgetRequested, deps: ForgetDep
   ], keysDestroyed);
 }
 
+/** The job a blob belongs to: the third segment of `<tenant>/<endUser>/<jobId>/<name>` (blobKeyOf), decoded. */
+export function jobOfBlobKey(key: string): string {
+  return decodeURIComponent(key.split('/')[2] ?? '');
+}
+
 const SLICE = 500;
 
 /** A large erasure in slices, each its own write, so other users' stages get their turn in between. */
-async function inSlices(ids: string[], remove: (slice: string[]) => Promise<number>): Promise<number> {
+export async function inSlices(ids: string[], remove: (slice: string[]) => Promise<number>): Promise<number> {
   let removed = 0;
   for (let i = 0; i < ids.length; i += SLICE) removed += await remove(ids.slice(i, i + SLICE));
   return removed;
 }
 
-function receipt(memories: number, removed: Removal[], keysDestroyed: number): ForgetReceipt {
+export function receipt(memories: number, removed: Removal[], keysDestroyed: number): ForgetReceipt {
   return { memories, removed, log: LOG_NOTE(keysDestroyed) };
 }
