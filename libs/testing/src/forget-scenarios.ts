@@ -174,6 +174,21 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
       expect(await foundIds(walt, word)).to.deep.equal(later.memoryIds);
     });
 
+    it('an erasure accepted while the end user\'s ingestion is in flight forgets all of it; what comes after stays', async () => {
+      const word = secretWord('tapirsemaphore');
+      const quinn = as('quinn');
+      const inFlight = [];
+      for (let i = 0; i < 8; i++) inFlight.push(await quinn.post('/v1/memory', { source: { type: 'text', content: `Entry ${i}: the ${word} rang at noon` } }));
+      const erasure = await quinn.delete('/v1/users/quinn');
+      expect(erasure.status).to.equal(202);
+      const after = await quinn.post('/v1/memory', { source: { type: 'text', content: `Later: the ${word} rang again` } });
+      expect((await waitForJob(quinn, erasure.body.jobId)).status).to.equal('Completed');
+      expect((await waitForJob(quinn, after.body.jobId)).status).to.equal('Completed');
+      await waitForDrain(service);
+      expect(await foundIds(quinn, word)).to.deep.equal([`mem_${after.body.jobId}_0`]);
+      for (const ack of inFlight) expect((await quinn.get(`/v1/jobs/${ack.body.jobId}`)).status, ack.body.jobId).to.equal(404);
+    });
+
     it('answers a retried DELETE with the same Idempotency-Key with the first job', async () => {
       const zoe = as('zoe');
       const { memoryIds } = await ingestText(zoe, 'Zoe keeps the spare fuses in the hall drawer.');
