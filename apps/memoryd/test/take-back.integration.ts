@@ -45,7 +45,7 @@ describe('the dual-writer takes back a memory forgotten while it held it', funct
     const keys = new Keyring(keyStore);
     const scope = { tenantId: 'acme', endUserId: 'alice' };
     const [gone, kept] = [memory(1, 'Zora'), memory(2, 'Milo')];
-    await keyStore.create(scope, new Map([[gone.jobId, newDataKey()], [kept.jobId, newDataKey()]]));
+    await keyStore.create([gone, kept].map((memory) => ({ scope, keyId: memory.jobId, key: newDataKey() })));
     // Decoded (in hand), then forgotten before the write.
     await keys.forget(scope, [gone.jobId]);
     const outputs = await dualWriterStage.process([incoming(gone, 0), incoming(kept, 1)], { vectors, visualVectors, graph, keys });

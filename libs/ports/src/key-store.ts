@@ -1,6 +1,13 @@
 import { acceptedAtOf, jobIdOfMemory, keyForgotten, newDataKey, type ContentKeys } from '@memory/contracts';
 import type { Scope } from './memory.js';
 
+/** A new key for one subject, as DataKeyStore.create takes it. */
+export interface KeyRequest {
+  scope: Scope;
+  keyId: string;
+  key: Buffer;
+}
+
 /**
  * The data keys that seal each subject's content in the log (see @memory/contracts sealing.ts), and the tombstones
  * of forgotten subjects. A forgotten key id can never get a key again, so a stage that still holds a forgotten
@@ -10,10 +17,10 @@ export interface DataKeyStore {
   /** The keys that exist for these ids; forgotten and unknown ids are left out. */
   get(scope: Scope, keyIds: string[]): Promise<Map<string, Buffer>>;
   /**
-   * Stores these keys durably unless a key already exists for the id (that one is returned instead); a forgotten id
-   * maps to null and gets no key.
+   * Stores these keys durably, all at once, unless a key already exists for the subject (that one is returned in its
+   * place); a forgotten subject gets no key (null). Answers in the order asked.
    */
-  create(scope: Scope, keys: Map<string, Buffer>): Promise<Map<string, Buffer | null>>;
+  create(requests: KeyRequest[]): Promise<Array<Buffer | null>>;
   /**
    * Destroys these keys, and for a job id the keys of its parts (`mem_<jobId>_<n>`), and leaves a tombstone for each
    * id; returns how many keys existed.
@@ -65,9 +72,14 @@ export function erasureDestroys(keyId: string, before: number): boolean {
  * The codec's ContentKeys over a DataKeyStore, with the keys it has seen cached: a forgotten key leaves the cache
  * through `forget` and `erase` here, and a stage process learns of another process's forgetting at its next
  * read, so the cache holds keys for a bounded time only.
+ *
+ * New keys are created in groups: while one create is being written, the keys asked for meanwhile wait and go in the
+ * next one, so concurrent accepts share one durable write, as they share the log's.
  */
 export class Keyring implements ContentKeys {
   private readonly cache = new Map<string, { key: Buffer; at: number }>();
+  private waiting: Array<KeyRequest & { settle: (key: Buffer | null | Error) => void }> = [];
+  private creating = false;
 
   constructor(
     private readonly store: DataKeyStore,
@@ -77,11 +89,33 @@ export class Keyring implements ContentKeys {
   async keyFor(tenantId: string, endUserId: string, keyId: string): Promise<Buffer> {
     const cached = this.cached(tenantId, endUserId, keyId);
     if (cached) return cached;
-    const scope = { tenantId, endUserId };
-    const key = (await this.store.create(scope, new Map([[keyId, newDataKey()]]))).get(keyId);
+    const key = await new Promise<Buffer | null>((resolve, reject) => {
+      this.waiting.push({ scope: { tenantId, endUserId }, keyId, key: newDataKey(), settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)) });
+      void this.createWaiting();
+    });
     if (!key) throw keyForgotten(tenantId, endUserId, keyId);
     this.remember(tenantId, endUserId, keyId, key);
     return key;
+  }
+
+  /** Writes the waiting requests in one create, then the ones that came meanwhile, until none waits. */
+  private async createWaiting(): Promise<void> {
+    if (this.creating) return;
+    this.creating = true;
+    try {
+      while (this.waiting.length > 0) {
+        const group = this.waiting;
+        this.waiting = [];
+        try {
+          const keys = await this.store.create(group);
+          group.forEach((request, i) => request.settle(keys[i] ?? null));
+        } catch (error) {
+          for (const request of group) request.settle(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    } finally {
+      this.creating = false;
+    }
   }
 
   async existingKey(tenantId: string, endUserId: string, keyId: string): Promise<Buffer | null> {

@@ -22,10 +22,16 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
       harness = await factory();
     });
     afterEach(async () => harness.cleanup());
+    /** create() of one scope's keys, answered by key id. */
+    const create = async (scope: { tenantId: string; endUserId: string }, keys: Map<string, Buffer>, store: DataKeyStore = harness.store) => {
+      const ids = [...keys.keys()];
+      const stored = await store.create(ids.map((keyId) => ({ scope, keyId, key: keys.get(keyId)! })));
+      return new Map(ids.map((keyId, i) => [keyId, stored[i]!]));
+    };
 
     it('keeps the first key of a subject, across concurrent creates and a reopen', async () => {
       const alice = scope();
-      const created = await Promise.all(Array.from({ length: 8 }, () => harness.store.create(alice, new Map([[jobAt(T0), newDataKey()]]))));
+      const created = await Promise.all(Array.from({ length: 8 }, () => create(alice, new Map([[jobAt(T0), newDataKey()]]))));
       const keys = created.map((m) => m.get(jobAt(T0))!.toString('hex'));
       expect(new Set(keys).size).to.equal(1);
       const store = await harness.reopen();
@@ -35,12 +41,12 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
 
     it('forgets a subject for good: the key is gone and is never created again, even after a reopen', async () => {
       const alice = scope();
-      await harness.store.create(alice, new Map([[jobAt(T0), newDataKey()], [jobAt(T0 + 1), newDataKey()]]));
+      await create(alice, new Map([[jobAt(T0), newDataKey()], [jobAt(T0 + 1), newDataKey()]]));
       expect(await harness.store.forget(alice, [jobAt(T0), 'job_9_never'])).to.equal(1);
       expect(await harness.store.forget(alice, [jobAt(T0)])).to.equal(0);
       const store = await harness.reopen();
       expect([...(await store.get(alice, [jobAt(T0), jobAt(T0 + 1)])).keys()]).to.deep.equal([jobAt(T0 + 1)]);
-      expect((await store.create(alice, new Map([[jobAt(T0), newDataKey()]]))).get(jobAt(T0))).to.equal(null);
+      expect((await create(alice, new Map([[jobAt(T0), newDataKey()]]), store)).get(jobAt(T0))).to.equal(null);
       expect([...(await store.forgotten(alice, [jobAt(T0), jobAt(T0 + 1), 'job_9_never']))].sort()).to.deep.equal([jobAt(T0), 'job_9_never'].sort());
     });
 
@@ -48,10 +54,10 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
       const alice = scope();
       const job = `doc_job_${T0}_alice`;
       const page = (n: number) => `mem_${job}_${n}`;
-      await harness.store.create(alice, new Map([[job, newDataKey()], [page(0), newDataKey()], [page(1), newDataKey()], [`mem_${job}x_0`, newDataKey()]]));
+      await create(alice, new Map([[job, newDataKey()], [page(0), newDataKey()], [page(1), newDataKey()], [`mem_${job}x_0`, newDataKey()]]));
       expect(await harness.store.forget(alice, [job])).to.equal(3);
       expect([...(await harness.store.get(alice, [page(0), page(1), `mem_${job}x_0`])).keys()]).to.deep.equal([`mem_${job}x_0`]);
-      expect((await harness.store.create(alice, new Map([[page(7), newDataKey()]]))).get(page(7))).to.equal(null);
+      expect((await create(alice, new Map([[page(7), newDataKey()]]))).get(page(7))).to.equal(null);
       expect([...(await harness.store.forgotten(alice, [page(7), `mem_${job}x_0`]))]).to.deep.equal([page(7)]);
     });
 
@@ -59,12 +65,12 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
       const alice = scope();
       const bob = { ...alice, endUserId: 'bob' };
       const before = jobAt(T0), after = jobAt(T0 + 10), page = `mem_doc_job_${T0 - 5}_alice_2`;
-      await harness.store.create(alice, new Map([[before, newDataKey()], [after, newDataKey()], [page, newDataKey()], ['centroid', newDataKey()]]));
-      await harness.store.create(bob, new Map([[jobAt(T0, 'bob'), newDataKey()]]));
+      await create(alice, new Map([[before, newDataKey()], [after, newDataKey()], [page, newDataKey()], ['centroid', newDataKey()]]));
+      await create(bob, new Map([[jobAt(T0, 'bob'), newDataKey()]]));
       expect(await harness.store.erase(alice, T0 + 5)).to.equal(3);
       expect([...(await harness.store.get(alice, [before, after, page, 'centroid'])).keys()]).to.deep.equal([after]);
       expect((await harness.store.get(bob, [jobAt(T0, 'bob')])).size, 'another end user keeps their keys').to.equal(1);
-      const again = await harness.store.create(alice, new Map([[before, newDataKey()], [jobAt(T0 + 20), newDataKey()], ['centroid', newDataKey()]]));
+      const again = await create(alice, new Map([[before, newDataKey()], [jobAt(T0 + 20), newDataKey()], ['centroid', newDataKey()]]));
       expect(again.get(before)).to.equal(null);
       expect(again.get(jobAt(T0 + 20))).to.be.instanceOf(Buffer);
       expect(again.get('centroid'), 'the aggregate key starts anew').to.be.instanceOf(Buffer);
@@ -75,16 +81,30 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
       const alice = scope();
       const bob = { ...alice, endUserId: 'bob' };
       const other = { tenantId: `${alice.tenantId}-other`, endUserId: 'alice' };
-      for (const s of [alice, bob, other]) await harness.store.create(s, new Map([[jobAt(T0, s.endUserId), newDataKey()]]));
+      for (const s of [alice, bob, other]) await create(s, new Map([[jobAt(T0, s.endUserId), newDataKey()]]));
       expect(await harness.store.erase({ tenantId: alice.tenantId, endUserId: null }, T0 + 1)).to.equal(2);
       expect((await harness.store.get(bob, [jobAt(T0, 'bob')])).size).to.equal(0);
-      expect((await harness.store.create(bob, new Map([[jobAt(T0 - 1, 'bob'), newDataKey()]]))).get(jobAt(T0 - 1, 'bob'))).to.equal(null);
+      expect((await create(bob, new Map([[jobAt(T0 - 1, 'bob'), newDataKey()]]))).get(jobAt(T0 - 1, 'bob'))).to.equal(null);
       expect((await harness.store.get(other, [jobAt(T0)])).size).to.equal(1);
+    });
+
+    it('creates the keys of several end users in one call, each in its own scope', async () => {
+      const alice = scope();
+      const bob = { ...alice, endUserId: 'bob' };
+      await harness.store.forget(bob, [jobAt(T0, 'bob')]);
+      const [a, b, again] = await harness.store.create([
+        { scope: alice, keyId: jobAt(T0), key: newDataKey() },
+        { scope: bob, keyId: jobAt(T0, 'bob'), key: newDataKey() },
+        { scope: alice, keyId: jobAt(T0), key: newDataKey() },
+      ]);
+      expect(a).to.be.instanceOf(Buffer);
+      expect(b, 'forgotten before').to.equal(null);
+      expect(again!.equals(a!), 'the same subject twice in one call gets one key').to.equal(true);
     });
 
     it('never serves a key across end users or tenants', async () => {
       const alice = scope();
-      await harness.store.create(alice, new Map([[jobAt(T0), newDataKey()]]));
+      await create(alice, new Map([[jobAt(T0), newDataKey()]]));
       expect((await harness.store.get({ ...alice, endUserId: 'mallory' }, [jobAt(T0)])).size).to.equal(0);
       expect((await harness.store.get({ ...alice, tenantId: `${alice.tenantId}x` }, [jobAt(T0)])).size).to.equal(0);
       await harness.store.forget({ ...alice, endUserId: 'mallory' }, [jobAt(T0)]);

@@ -1,7 +1,7 @@
 import { createLogger } from '@memory/platform';
 import { EVENTS, subjectOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig, STAGE_NAMES, PIPELINE_STAGES, type StageName } from '@memory/composition';
-import type { DataKeyStore, EventLog } from '@memory/ports';
+import type { DataKeyStore, EventLog, KeyRequest } from '@memory/ports';
 import { reframe } from '../reframe.js';
 
 /**
@@ -62,11 +62,20 @@ export async function exportToKafka(env: Record<string, string | undefined>, pri
 
 async function copyKeys(from: DataKeyStore, to: DataKeyStore, print: (line: string) => void) {
   let copied = 0;
-  for await (const { scope, keyId, key } of from.entries()) {
-    const stored = (await to.create(scope, new Map([[keyId, key]]))).get(keyId);
-    if (!stored?.equals(key)) throw new Error(`data key ${keyId} of ${scope.tenantId}/${scope.endUserId} exists with another value (or is forgotten) in the target; export into a fresh deployment`);
-    copied++;
+  let batch: KeyRequest[] = [];
+  const flush = async () => {
+    const stored = await to.create(batch);
+    batch.forEach(({ scope, keyId, key }, i) => {
+      if (!stored[i]?.equals(key)) throw new Error(`data key ${keyId} of ${scope.tenantId}/${scope.endUserId} exists with another value (or is forgotten) in the target; export into a fresh deployment`);
+    });
+    copied += batch.length;
+    batch = [];
+  };
+  for await (const entry of from.entries()) {
+    batch.push(entry);
+    if (batch.length === BATCH) await flush();
   }
+  if (batch.length > 0) await flush();
   print(`data keys: ${copied} copied`);
 }
 

@@ -23,14 +23,14 @@ describe('keys-embedded', () => {
     try {
       const alice = { tenantId: 'acme', endUserId: 'alice' };
       const keys = new Map(Array.from({ length: 300 }, (_, i) => [`job_${1_700_000_000_000 + i}_alice`, newDataKey()] as const));
-      await harness.store.create(alice, keys);
+      await harness.store.create([...keys].map(([keyId, key]) => ({ scope: alice, keyId, key })));
       const forgotten = [...keys.keys()].slice(0, 150);
       await harness.store.forget(alice, forgotten);
       await harness.store.erase({ tenantId: 'acme', endUserId: 'alice' }, 1_700_000_000_000 + 200);
       await harness.store.scrub();
       const scrubbed = await allBytes(dir);
       for (const id of forgotten) expect(scrubbed.includes(keys.get(id)!), `key of ${id}, after scrub`).to.equal(false);
-      await harness.store.create(alice, new Map([['job_1800000000000_alice', newDataKey()]]));
+      await harness.store.create([{ scope: alice, keyId: 'job_1800000000000_alice', key: newDataKey() }]);
       await harness.store.forget(alice, [[...keys.keys()][299]!]);
       await harness.store.close();
       const bytes = await allBytes(dir);
@@ -47,7 +47,7 @@ describe('keys-embedded', () => {
     const harness = await factory();
     try {
       const alice = { tenantId: 'acme', endUserId: 'alice' };
-      const writes = Array.from({ length: 200 }, (_, i) => harness.store.create(alice, new Map([[`job_${1_700_000_000_000 + i}_alice`, newDataKey()]])));
+      const writes = Array.from({ length: 200 }, (_, i) => harness.store.create([{ scope: alice, keyId: `job_${1_700_000_000_000 + i}_alice`, key: newDataKey() }]));
       const forgets = Array.from({ length: 5 }, (_, i) => harness.store.forget(alice, [`job_${1_700_000_000_000 + i * 7}_alice`]).then(() => harness.store.scrub()));
       await Promise.all([...writes, ...forgets]);
       const found = await harness.store.get(alice, Array.from({ length: 200 }, (_, i) => `job_${1_700_000_000_000 + i}_alice`));

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { compactAndClose, compactionPending, finishPendingCompaction, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
-import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type Scope } from '@memory/ports';
+import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type KeyRequest, type Scope } from '@memory/ports';
 import { AccessGate } from './access-gate.js';
 
 type SubjectKey = [tenantId: string, endUserId: string, keyId: string];
@@ -63,27 +63,19 @@ export class EmbeddedKeyStore implements DataKeyStore {
     });
   }
 
-  create(scope: Scope, keys: Map<string, Buffer>): Promise<Map<string, Buffer | null>> {
-    return this.shared(async () => {
-      const result = await this.durable(() => {
-        const stored = new Map<string, Buffer | null>();
-        for (const [keyId, key] of keys) {
+  create(requests: KeyRequest[]): Promise<Array<Buffer | null>> {
+    return this.shared(() =>
+      this.durable(() =>
+        requests.map(({ scope, keyId, key }) => {
+          if (this.isForgotten(scope, keyId)) return null;
           const id: SubjectKey = [scope.tenantId, scope.endUserId, keyId];
-          if (this.isForgotten(scope, keyId)) {
-            stored.set(keyId, null);
-            continue;
-          }
           const existing = this.keys.get(id);
-          if (existing) stored.set(keyId, Buffer.from(existing));
-          else {
-            this.keys.put(id, key);
-            stored.set(keyId, key);
-          }
-        }
-        return stored;
-      });
-      return result;
-    });
+          if (existing) return Buffer.from(existing);
+          this.keys.put(id, key);
+          return key;
+        }),
+      ),
+    );
   }
 
   async forget(scope: Scope, keyIds: string[]): Promise<number> {

@@ -1,7 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { acceptedAtOf, jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
-import { erasureCovers, tombstonesCovering, type DataKeyStore, type Scope } from '@memory/ports';
+import { erasureCovers, tombstonesCovering, type DataKeyStore, type KeyRequest, type Scope } from '@memory/ports';
 import type { SharedClient } from './client.js';
 import { deleteMatching } from './delete-matching.js';
 import { call } from './errors.js';
@@ -61,37 +61,46 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     return found;
   }
 
-  async create(scope: Scope, keys: Map<string, Buffer>): Promise<Map<string, Buffer | null>> {
+  async create(requests: KeyRequest[]): Promise<Array<Buffer | null>> {
     this.checkOpen();
-    const ids = [...keys.keys()];
-    const operations = ids.flatMap((keyId) => [
+    if (requests.length === 0) return [];
+    const operations = requests.flatMap(({ scope, keyId, key }) => [
       { create: { _index: this.index, _id: subjectId(scope, keyId) } },
-      { kind: 'key', tenantId: scope.tenantId, endUserId: scope.endUserId, keyId, acceptedAt: acceptedAtOf(keyId), key: keys.get(keyId)!.toString('base64') } satisfies SubjectDocument,
+      { kind: 'key', tenantId: scope.tenantId, endUserId: scope.endUserId, keyId, acceptedAt: acceptedAtOf(keyId), key: key.toString('base64') } satisfies SubjectDocument,
     ]);
-    const parents = [...new Set(ids.flatMap((keyId) => tombstonesCovering(keyId).slice(1)))];
-    const [bulk, erasures, parentDocs] = await Promise.all([
-      call('KEYS', `create ${ids.length} data keys`, () => this.client.bulk({ operations, refresh: false })),
-      this.erasuresOf(scope),
-      this.subjects(scope, parents),
+    const scopes = [...new Map(requests.map(({ scope }) => [JSON.stringify([scope.tenantId, scope.endUserId]), scope])).values()];
+    const [bulk, ...coverings] = await Promise.all([
+      call('KEYS', `create ${requests.length} data keys`, () => this.client.bulk({ operations, refresh: false })),
+      ...scopes.map((scope) => this.coveringOf(scope, requests.filter((r) => r.scope.tenantId === scope.tenantId && r.scope.endUserId === scope.endUserId).map((r) => r.keyId))),
     ]);
-    const result = new Map<string, Buffer | null>();
-    const lost: string[] = [];
+    const coveredIn = new Map(scopes.map((scope, i) => [JSON.stringify([scope.tenantId, scope.endUserId]), coverings[i]!]));
+    const result: Array<Buffer | null> = requests.map(({ key }) => key);
+    const lost: number[] = [];
     bulk.items.forEach((item, i) => {
       const outcome = item.create!;
-      if (outcome.status === 409) lost.push(ids[i]!);
-      else if (outcome.error) throw new MemoryServiceError('KEYS.STORAGE', `creating data key ${ids[i]} failed: ${outcome.error.reason ?? outcome.error.type}`, { retriable: true });
-      else result.set(ids[i]!, keys.get(ids[i]!)!);
+      if (outcome.status === 409) lost.push(i);
+      else if (outcome.error) throw new MemoryServiceError('KEYS.STORAGE', `creating data key ${requests[i]!.keyId} failed: ${outcome.error.reason ?? outcome.error.type}`, { retriable: true });
     });
     // Another writer created the subject first: its key (or its tombstone) is the answer.
-    for (const [keyId, doc] of await this.subjects(scope, lost)) result.set(keyId, doc.kind === 'key' && doc.key ? Buffer.from(doc.key, 'base64') : null);
+    for (const i of lost) {
+      const { scope, keyId } = requests[i]!;
+      const doc = (await this.subjects(scope, [keyId])).get(keyId);
+      result[i] = doc?.kind === 'key' && doc.key ? Buffer.from(doc.key, 'base64') : null;
+    }
     // Created after an erasure or a job's tombstone that covers it: take it back, so it never gets a readable key.
-    const covered = (keyId: string) => erasures.some((before) => erasureCovers(keyId, before)) || tombstonesCovering(keyId).some((id) => parentDocs.get(id)?.kind === 'tombstone');
-    const erased = [...result.keys()].filter((keyId) => result.get(keyId) !== null && covered(keyId));
-    if (erased.length > 0) {
-      await this.forget(scope, erased);
-      for (const keyId of erased) result.set(keyId, null);
+    const erased = requests.map((request, i) => ({ ...request, i })).filter(({ scope, keyId, i }) => result[i] !== null && coveredIn.get(JSON.stringify([scope.tenantId, scope.endUserId]))!(keyId));
+    for (const { scope, keyId, i } of erased) {
+      await this.forget(scope, [keyId]);
+      result[i] = null;
     }
     return result;
+  }
+
+  /** Whether an erasure of the subject's end user or tenant, or its job's tombstone, forgets it. */
+  private async coveringOf(scope: Scope, keyIds: string[]): Promise<(keyId: string) => boolean> {
+    const parents = [...new Set(keyIds.flatMap((keyId) => tombstonesCovering(keyId).slice(1)))];
+    const [erasures, parentDocs] = await Promise.all([this.erasuresOf(scope), this.subjects(scope, parents)]);
+    return (keyId) => erasures.some((before) => erasureCovers(keyId, before)) || tombstonesCovering(keyId).some((id) => parentDocs.get(id)?.kind === 'tombstone');
   }
 
   async forget(scope: Scope, keyIds: string[]): Promise<number> {

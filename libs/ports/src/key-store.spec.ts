@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { Keyring, type DataKeyStore, type KeyRequest } from './key-store.js';
+
+/** A store that keeps keys in a Map and counts its writes: what the Keyring is tested over. */
+function countingStore(forgotten: Set<string> = new Set()) {
+  const keys = new Map<string, Buffer>();
+  const calls: number[] = [];
+  const store = {
+    async create(requests: KeyRequest[]) {
+      calls.push(requests.length);
+      await new Promise((r) => setTimeout(r, 5));
+      return requests.map(({ keyId, key }) => {
+        if (forgotten.has(keyId)) return null;
+        if (!keys.has(keyId)) keys.set(keyId, key);
+        return keys.get(keyId)!;
+      });
+    },
+    async get(_scope: unknown, ids: string[]) {
+      return new Map(ids.filter((id) => keys.has(id)).map((id) => [id, keys.get(id)!]));
+    },
+  } as unknown as DataKeyStore;
+  return { store, calls };
+}
+
+describe('Keyring', () => {
+  it('writes the keys asked for concurrently in few grouped creates, one key per subject', async () => {
+    const { store, calls } = countingStore();
+    const keyring = new Keyring(store);
+    const keys = await Promise.all(Array.from({ length: 50 }, (_, i) => keyring.keyFor('acme', `user-${i % 5}`, `job_${i % 10}_x`)));
+    expect(calls.length).to.be.at.most(2);
+    expect(calls.reduce((a, b) => a + b, 0)).to.equal(50);
+    expect(keys[0]!.equals(keys[10]!)).to.equal(true);
+    expect(await keyring.keyFor('acme', 'user-0', 'job_0_x')).to.equal(keys[0]);
+  });
+
+  it('refuses a forgotten subject with KEY.FORGOTTEN, without failing the others of its group', async () => {
+    const { store } = countingStore(new Set(['job_gone_x']));
+    const keyring = new Keyring(store);
+    const [gone, kept] = await Promise.allSettled([keyring.keyFor('acme', 'u', 'job_gone_x'), keyring.keyFor('acme', 'u', 'job_kept_x')]);
+    expect(gone.status === 'rejected' && (gone.reason as { code?: string }).code).to.equal('KEY.FORGOTTEN');
+    expect(kept.status).to.equal('fulfilled');
+  });
+});
