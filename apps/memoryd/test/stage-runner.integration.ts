@@ -32,7 +32,7 @@ describe('stage runner on the embedded log', function () {
 
   const request = (n: number, content: string): IngestRequested => ({
     jobId: `job_${1000 + n}_u${n % 2}`, tenantId: 't', endUserId: `u${n % 2}`, kind: 'text', acceptedAt: 1000 + n,
-    content, sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null,
+    content, sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, memoryId: null, cause: null,
   });
 
   async function publish(requests: IngestRequested[]) {

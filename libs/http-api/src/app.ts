@@ -5,6 +5,8 @@ import type { BlobStore, JobStore } from '@memory/ports';
 import type { ApiKeyRegistry } from './auth.js';
 import type { Ingestion } from './ingestion.js';
 import type { Forgetting } from './forgetting.js';
+import type { Updating } from './updating.js';
+import { updateRoutes } from './routes/update.js';
 import { forgetRoutes } from './routes/forget.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { requireApiKey } from './routes/guards.js';
@@ -29,6 +31,8 @@ export interface HttpApiDeps {
   ingestion?: Ingestion;
   /** DELETE of memories, jobs and end users; served where ingestion is. */
   forgetting?: Forgetting;
+  /** PATCH of a memory; served where ingestion is (it reads the memory from the vector store). */
+  updating?: Updating;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
@@ -64,6 +68,7 @@ function expressApp(deps: HttpApiDeps) {
     }
   }
   if (deps.forgetting) app.use(forgetRoutes(deps.forgetting));
+  if (deps.updating) app.use(updateRoutes(deps.updating));
   if (deps.search && 'proxyTo' in deps.search) app.use(searchProxyRoutes(deps.search.proxyTo));
   else if (deps.search) app.use(searchRoutes(deps.search), memoryReadRoutes(deps.search.vectors));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));

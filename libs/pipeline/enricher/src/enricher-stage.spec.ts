@@ -27,7 +27,7 @@ const resolved = (n: number, content: string): Incoming<'resolved'> => ({
   value: {
     jobId: `job_${n}_alice`, tenantId: 'acme', endUserId: 'alice', kind: 'text', acceptedAt: 2000, referenceTime: 1500,
     timeZone: null, userContext: 'horror fan', originalContent: content, resolvedContent: content, eventTimes: [], blob: null,
-    metadata: n === 2 ? { project: 'apollo', pinned: true } : null,
+    metadata: n === 2 ? { project: 'apollo', pinned: true } : null, memoryId: null, cause: null,
   } satisfies MemoryResolved,
 });
 

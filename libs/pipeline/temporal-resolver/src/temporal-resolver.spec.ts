@@ -8,7 +8,7 @@ const ACCEPTED = Date.parse('2023-05-08T13:56:00Z'); // a Monday
 const request = (extra: Partial<IngestRequested>): Incoming<'ingestRequested'> => ({
   event: 'ingestRequested', topic: 'memory.ingest.requested', partition: 0, offset: 0, key: 'acme/alice', timestamp: ACCEPTED + 60_000,
   value: { jobId: 'job_1_alice', tenantId: 'acme', endUserId: 'alice', kind: 'text', acceptedAt: ACCEPTED, content: 'I met Jake yesterday',
-    sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, ...extra },
+    sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, memoryId: null, cause: null, ...extra },
 });
 
 describe('temporal-resolver stage', () => {
