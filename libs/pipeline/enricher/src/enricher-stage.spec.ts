@@ -54,6 +54,16 @@ describe('enricher stage', () => {
     expect((out[1]![0]!.value as import('@memory/contracts').MemoryEnriched).metadata).to.deep.equal({ project: 'apollo', pinned: true });
   });
 
+  it('keeps the id of the memory an update rewrites, and its cause', async () => {
+    const update = resolved(7, 'I love climbing');
+    update.value = { ...update.value, jobId: 'upd_job_7_alice', memoryId: 'mem_job_1_alice_0', cause: 'update' };
+    const [[enriched]] = await enricherStage.process([update], { enricher: await createEnricher(), embedder: recordingEmbedder() });
+    const e = enriched!.value as import('@memory/contracts').MemoryEnriched;
+    expect(e.memoryId).to.equal('mem_job_1_alice_0');
+    expect(e.jobId).to.equal('upd_job_7_alice');
+    expect(e.cause).to.equal('update');
+  });
+
   it('refuses a text job without content (the runner dead-letters it)', async () => {
     const bad = resolved(3, 'x');
     bad.value.resolvedContent = null;

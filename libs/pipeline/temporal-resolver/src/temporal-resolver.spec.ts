@@ -47,4 +47,13 @@ describe('temporal-resolver stage', () => {
     const [[resolved]] = (await temporalResolverStage.process([request({ metadata })], {})) as unknown as [[{ value: MemoryResolved }]];
     expect(resolved.value.metadata).to.deep.equal(metadata);
   });
+
+  it('passes on the memory an update rewrites, and resolves against the memory\'s own time the edge sends', async () => {
+    const original = Date.parse('2020-01-15T10:00:00Z');
+    const update = request({ jobId: 'upd_job_5_alice', memoryId: 'mem_job_1_alice_0', cause: 'update', sourceTimestamp: original });
+    const [[resolved]] = (await temporalResolverStage.process([update], {})) as unknown as [[{ value: MemoryResolved }]];
+    expect(resolved.value.memoryId).to.equal('mem_job_1_alice_0');
+    expect(resolved.value.cause).to.equal('update');
+    expect(resolved.value.resolvedContent).to.include('2020-01-14');
+  });
 });
