@@ -21,3 +21,4 @@ export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES } from './document-s
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
+export { describeUpdateScenarios } from './update-scenarios.js';

@@ -57,7 +57,7 @@ describe('enricher stage', () => {
   it('keeps the id of the memory an update rewrites, and its cause', async () => {
     const update = resolved(7, 'I love climbing');
     update.value = { ...update.value, jobId: 'upd_job_7_alice', memoryId: 'mem_job_1_alice_0', cause: 'update' };
-    const [[enriched]] = await enricherStage.process([update], { enricher: await createEnricher(), embedder: recordingEmbedder() });
+    const [enriched] = (await enricherStage.process([update], { enricher: await createEnricher(), embedder: recordingEmbedder() }))[0]!;
     const e = enriched!.value as import('@memory/contracts').MemoryEnriched;
     expect(e.memoryId).to.equal('mem_job_1_alice_0');
     expect(e.jobId).to.equal('upd_job_7_alice');
