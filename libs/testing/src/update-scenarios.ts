@@ -88,7 +88,7 @@ export function describeUpdateScenarios(title: string, service: ServiceUnderTest
       for (const hit of [...(await hitsOf(ada, oldWord, memoryId)), ...(await hitsOf(ada, `${oldWord} Lisbon`, memoryId))]) {
         expect([hit.version, hit.original_content]).to.deep.equal([2, `I visited the ${newWord} in Porto yesterday`]);
       }
-      const searched = (await ada.post('/v1/search', { query: newWord, strategy: 'direct_lookup' })).body.data;
+      const searched = (await ada.post('/v1/search', { query: memoryId, strategy: 'direct_lookup' })).body.data;
       expect(searched.filter((hit: { id: string }) => hit.id === memoryId).map((hit: { payload: { version: number } }) => hit.payload.version)).to.deep.equal([2]);
       const listed = (await ada.get(`/v1/memories?job_id=${before.job_id}`)).body.data;
       expect(listed.map((m: { id: string; payload: { version: number } }) => [m.id, m.payload.version])).to.deep.equal([[memoryId, 2]]);
