@@ -1,5 +1,4 @@
 import type { ForgetReceipt, JobState } from '@memory/contracts';
-import type { Scope } from './memory.js';
 
 /** What GET /v1/jobs/{jobId} shows. */
 export interface JobRecord {
