@@ -2,7 +2,7 @@ import type { StageSpec, Emit } from '@memory/pipeline-runtime';
 import { progress, updateOfForgottenMemory } from '@memory/pipeline-runtime';
 import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, userKey, type MemoryEnriched } from '@memory/contracts';
 import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
-import { removeMemories } from '@memory/stage-forgetter';
+import { deleteOrphans, removeMemories } from '@memory/stage-forgetter';
 import { nextVersion } from './versions.js';
 
 export * from './versions.js';
@@ -131,18 +131,13 @@ const recordKey = (scope: Scope, id: string) => JSON.stringify([scope.tenantId, 
  * one is written, and the entities nothing mentions any more after. Returns those entity ids, to be checked once
  * the new graph is written. Versions that mention at least the old entities only add edges, so nothing is removed.
  */
-async function dropOldMentions(scope: Scope, e: MemoryEnriched, graph: GraphStore): Promise<string[]> {
+async function dropOldMentions(e: MemoryEnriched, graph: GraphStore): Promise<string[]> {
+  const scope = { tenantId: e.tenantId, endUserId: e.endUserId };
   const mentioned = await graph.neighbours(scope, graphIds.memory(e.memoryId), { depth: 1, edgeKinds: ['mentions'] });
   const kept = new Set(e.entities.map((entity) => graphIds.entity(scope, entity.key)));
   const dropped = mentioned.map(({ node }) => node.id).filter((id) => !kept.has(id));
   if (dropped.length > 0) await graph.deleteNodes(scope, [graphIds.memory(e.memoryId)]);
   return dropped;
-}
-
-async function deleteOrphanEntities(scope: Scope, candidates: string[], graph: GraphStore): Promise<void> {
-  if (candidates.length === 0) return;
-  const degrees = await graph.degrees(scope, candidates, 'mentions');
-  await graph.deleteNodes(scope, [...degrees].filter(([, degree]) => degree === 0).map(([id]) => id));
 }
 
 /**
@@ -178,7 +173,7 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
     const written = [...latest.values()];
     const dropped: Array<{ scope: Scope; entities: string[] }> = [];
     for (const { value, before } of written) {
-      if (before && (before.version ?? 1) !== versions.get(value)) dropped.push({ scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities: await dropOldMentions(value, value, graph) });
+      if (before && (before.version ?? 1) !== versions.get(value)) dropped.push({ scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities: await dropOldMentions(value, graph) });
     }
     const graphs = written.map(({ value }) => toGraph(value));
     const visual = written.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
@@ -187,7 +182,7 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       visual.length > 0 ? visualVectors.upsert(visual) : undefined,
       graphs.length > 0 ? graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)) : undefined,
     ]);
-    for (const { scope, entities } of dropped) await deleteOrphanEntities(scope, entities, graph);
+    for (const { scope, entities } of dropped) await deleteOrphans(scope, entities, 'mentions', graph);
     const forgotten = await takeBackForgotten(batch.map(({ value }) => value), { vectors, graph, visualVectors, keys });
     return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? (isUpdateJob(value.jobId) ? [updateOfForgottenMemory(value, 'dual-writer')] : []) : [
       {
