@@ -46,7 +46,7 @@ describe('dual-writer: updates on the embedded stores', function () {
     const ingest = enriched('job_1_u', 'Lisbon and Porto', ['Lisbon', 'Porto'], 'ingest', 1);
     const update = enriched('upd_job_5_u', 'Porto and Faro', ['Porto', 'Faro'], 'update', 5);
     await write(ingest);
-    const [[committed]] = (await write(update)) as [[{ value: { version: number } }]];
+    const [[committed]] = (await write(update)) as unknown as [[{ value: { version: number } }]];
     expect(committed.value.version).to.equal(2);
     const [memory] = await vectors.get(scope, ['mem_job_1_u_0']);
     expect([memory!.content, memory!.jobId, memory!.version]).to.deep.equal(['Porto and Faro', 'job_1_u', 2]);
