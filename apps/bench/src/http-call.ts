@@ -24,7 +24,7 @@ export class ApiConnection {
     this.agent = this.url.protocol === 'https:' ? new TlsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   }
 
-  call(method: 'GET' | 'POST' | 'DELETE', path: string, endUserId: string | null, body?: unknown): Promise<HttpAnswer> {
+  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, endUserId: string | null, body?: unknown): Promise<HttpAnswer> {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
     const headers: Record<string, string | number> = { authorization: `Bearer ${this.apiKey}` };
     if (endUserId) headers['x-end-user-id'] = endUserId;

@@ -36,6 +36,17 @@ export interface FreshnessCommand extends Service {
 }
 
 /**
+ * Corrections: `ratePerS × seconds` memories are ingested first and waited for; then each is updated (PATCH, new
+ * content with a new unique code) at a steady rate and searched for by that code from its 202 until found.
+ */
+export interface UpdateCommand extends Service {
+  kind: 'update';
+  endUserId: string;
+  ratePerS: number;
+  seconds: number;
+}
+
+/**
  * Reading memories back, one client: `requests` pages of 100 of GET /v1/memories (walked with their cursors, newest
  * first, from the first page again at the end), then `requests` GET /v1/memories/{id} of ids those pages showed.
  */
@@ -45,7 +56,7 @@ export interface ReadCommand extends Service {
   requests: number;
 }
 
-export type LoadCommand = EdgeCommand | SearchCommand | FreshnessCommand | ReadCommand;
+export type LoadCommand = EdgeCommand | SearchCommand | FreshnessCommand | UpdateCommand | ReadCommand;
 
 export interface EdgeLevel {
   connections: number;
@@ -72,6 +83,7 @@ export interface LoadResults {
   edge: EdgeLevel;
   search: LatencySummary;
   freshness: Freshness;
+  update: Freshness;
   read: Reads;
 }
 

@@ -1,5 +1,5 @@
 import type { LoadCommand } from './load-commands.js';
-import { edgeAccept, freshness, readLatency, searchLatency } from './load-scenarios.js';
+import { edgeAccept, freshness, readLatency, searchLatency, updateFreshness } from './load-scenarios.js';
 
 /**
  * The load generator: one scenario per run, in a process of its own so that the client's CPU is not the bench's
@@ -16,6 +16,8 @@ async function run(command: LoadCommand): Promise<unknown> {
       return searchLatency(command, print);
     case 'freshness':
       return freshness(command, print);
+    case 'update':
+      return updateFreshness(command, print);
     case 'read':
       return readLatency(command, print);
   }

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { seededRandom, sentenceGenerator, summarizeLatencies, type LatencySummary } from '@memory/evaluation';
-import type { EdgeCommand, EdgeLevel, Freshness, FreshnessCommand, ReadCommand, Reads, SearchCommand } from './load-commands.js';
+import type { EdgeCommand, EdgeLevel, Freshness, FreshnessCommand, ReadCommand, Reads, SearchCommand, UpdateCommand } from './load-commands.js';
 import { PerfClient } from './perf-http.js';
 import { mapWithConcurrency } from './pool.js';
 import { progress, type Print } from './progress.js';
@@ -112,16 +112,72 @@ export async function readLatency(command: ReadCommand, print: Print): Promise<R
   return { get: summarizeLatencies(getMs), listPage: summarizeLatencies(pageMs) };
 }
 
-/**
- * At a steady rate, each memory carries a unique code. One poller asks every `pollMs` for all the codes still
- * pending, in direct_lookup searches of up to POLL_BATCH codes (a query of identifiers), and each memory's time runs
- * from its 202 to the first search that returns it. direct_lookup reads the stores the pipeline writes last, so
- * found there means searchable. One poller, so measuring adds the same small load whatever the rate: a poller per
- * memory made its own searches the service's main work at 40 memories/s (10+ pending, each asking 50 times a second).
- */
-export async function freshness(command: FreshnessCommand, print: Print, pollMs = 20, giveUpMs = 30_000): Promise<Freshness> {
+/** Memories at a steady rate, each searched for by its unique code from its 202 until found (untilSearchable). */
+export async function freshness(command: FreshnessCommand, print: Print): Promise<Freshness> {
   const client = new PerfClient(command.url, command.apiKey);
   const texts = sentenceGenerator(command.seed);
+  return untilSearchable(client, command, print, 'memories', async (n, code) => {
+    const res = await client.ingest(command.endUserId, `${texts.memory()} Reference ${code}.`);
+    if (!res.jobId) throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    return res.jobId;
+  });
+}
+
+/**
+ * Freshness of corrections: the memories are ingested and waited for first, then updated at the steady rate, each
+ * with a new code; a memory's time runs from the PATCH's 202 to the first direct_lookup search that finds the new
+ * code. An updated memory keeps its ingestion job's id, which is what search results name.
+ */
+export async function updateFreshness(command: UpdateCommand, print: Print): Promise<Freshness> {
+  const client = new PerfClient(command.url, command.apiKey);
+  const texts = sentenceGenerator(command.seed);
+  const total = Math.max(1, Math.round(command.ratePerS * command.seconds));
+  const loaded = progress('ingested', total, print, ' memories to update');
+  let ingested = 0;
+  const jobIds = await mapWithConcurrency(Array.from({ length: total }, (_, n) => n), 16, async (n) => {
+    const res = await client.ingest(command.endUserId, `${texts.memory()} Reference ORIG-${n}-${command.seed.toString(36)}.`);
+    if (!res.jobId) throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    await waitForCompleted(client, command.endUserId, res.jobId);
+    loaded.update(++ingested);
+    return res.jobId;
+  });
+  loaded.finish(total);
+  return untilSearchable(client, command, print, 'updates', async (n, code) => {
+    const jobId = jobIds[n]!;
+    const res = await client.updateContent(command.endUserId, `mem_${jobId}_0`, `${texts.memory()} Reference ${code}.`);
+    if (!res.jobId) throw new Error(`PATCH /v1/memories answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    return jobId;
+  });
+}
+
+async function waitForCompleted(client: PerfClient, endUserId: string, jobId: string, giveUpMs = 60_000): Promise<void> {
+  const deadline = performance.now() + giveUpMs;
+  for (;;) {
+    const res = await client.request('GET', `/v1/jobs/${encodeURIComponent(jobId)}`, endUserId);
+    const status = (res.body as { status?: unknown } | null)?.status;
+    if (status === 'Completed') return;
+    if (status === 'Failed' || performance.now() > deadline) throw new Error(`job ${jobId}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * At a steady rate, `send` makes the n-th memory carry a unique code (an ingest, or an update) and names the job id
+ * search results will show for it. One poller asks every `pollMs` for all the codes still pending, in direct_lookup
+ * searches of up to POLL_BATCH codes (a query of identifiers), and each memory's time runs from its 202 to the first
+ * search that returns it. direct_lookup reads the stores the pipeline writes last, so found there means searchable.
+ * One poller, so measuring adds the same small load whatever the rate: a poller per memory made its own searches
+ * the service's main work at 40 memories/s (10+ pending, each asking 50 times a second).
+ */
+async function untilSearchable(
+  client: PerfClient,
+  command: { endUserId: string; ratePerS: number; seconds: number; seed: number },
+  print: Print,
+  what: string,
+  send: (n: number, code: string) => Promise<string>,
+  pollMs = 20,
+  giveUpMs = 30_000,
+): Promise<Freshness> {
   const found: number[] = [];
   let neverFound = 0;
   /** job id -> its memory's code, and when its 202 came */
@@ -153,19 +209,14 @@ export async function freshness(command: FreshnessCommand, print: Print, pollMs 
   })();
   const total = Math.max(1, Math.round(command.ratePerS * command.seconds));
   const started = performance.now();
-  const shown = progress('sent', total, print, ' memories');
+  const shown = progress('sent', total, print, ` ${what}`);
   const sends: Promise<void>[] = [];
   for (let n = 0; n < total; n++) {
     // Scheduled against the start, not the previous send, so a slow send does not lower the rate.
     const wait = started + (n * 1000) / command.ratePerS - performance.now();
     if (wait > 0) await sleep(wait);
     const code = `FRESH-${n}-${command.seed.toString(36)}`;
-    sends.push(
-      client.ingest(command.endUserId, `${texts.memory()} Reference ${code}.`).then((res) => {
-        if (!res.jobId) throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-        pending.set(res.jobId, { code, accepted: performance.now() });
-      }),
-    );
+    sends.push(send(n, code).then((jobId) => void pending.set(jobId, { code, accepted: performance.now() })));
     shown.update(n + 1);
   }
   shown.finish(total);

@@ -29,6 +29,13 @@ export class PerfClient {
     return { ...res, jobId: res.status === 202 && typeof jobId === 'string' ? jobId : null };
   }
 
+  /** PATCH /v1/memories/{id} with new content: the upd_job_ id on a 202. */
+  async updateContent(endUserId: string, memoryId: string, content: string): Promise<TimedResponse & { jobId: string | null }> {
+    const res = await this.request('PATCH', `/v1/memories/${encodeURIComponent(memoryId)}`, endUserId, { content });
+    const jobId = (res.body as { jobId?: unknown } | null)?.jobId;
+    return { ...res, jobId: res.status === 202 && typeof jobId === 'string' ? jobId : null };
+  }
+
   async search(endUserId: string, query: string, options: SearchOptions = {}): Promise<TimedResponse & { jobIds: string[] }> {
     const res = await this.request('POST', '/v1/search', endUserId, {
       query,
@@ -42,7 +49,7 @@ export class PerfClient {
     return { ...res, jobIds };
   }
 
-  async request(method: 'GET' | 'POST', path: string, endUserId: string | null, body?: unknown): Promise<TimedResponse> {
+  async request(method: 'GET' | 'POST' | 'PATCH', path: string, endUserId: string | null, body?: unknown): Promise<TimedResponse> {
     const started = performance.now();
     const { status, text } = await this.connection.call(method, path, endUserId, body);
     const ms = performance.now() - started;

@@ -23,7 +23,7 @@ const sizeLabel = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(s
 /**
  * The scenarios of issue 6 in the order that keeps each measurement clean: the bare model first (nothing else
  * running), then the pipeline, search at each size (at the first, also search while another user's memories are
- * being processed, and freshness while the store is small and idle; the 10-user store when the search user holds
+ * being processed, and freshness of new memories and of updates while the store is small and idle; the 10-user store when the search user holds
  * as many as each of them), and the edge's flood last, since it leaves a backlog the pipeline works through for
  * minutes. Timed traffic comes from the load generator's process.
  */
@@ -119,6 +119,13 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
       figures['freshness_ms'] = fresh;
       rows.push({ metric: 'freshness_ms', condition: `${rate.toFixed(1)} mem/s steady`, value: fresh.latency.count, unit: 'found', latency: fresh.latency });
       if (fresh.neverFound) print(`  ${fresh.neverFound} memories were not searchable within 30 s`);
+
+      print(`\n[update_ms] ${rate.toFixed(1)} updates/s for ${plan.freshnessSeconds} s, polling search every 20 ms`);
+      const updated = await runLoad({ kind: 'update', ...service, seed: nextSeed(), endUserId: `upd-${runId}`, ratePerS: rate, seconds: plan.freshnessSeconds }, print);
+      stored += updated.sent;
+      figures['update_ms'] = updated;
+      rows.push({ metric: 'update_ms', condition: `${rate.toFixed(1)} updates/s steady`, value: updated.latency.count, unit: 'found', latency: updated.latency });
+      if (updated.neverFound) print(`  ${updated.neverFound} updates were not searchable within 30 s`);
     }
 
     if (size === plan.sharedUsers.each) {

@@ -112,6 +112,46 @@ describe('replay tooling on the embedded log', function () {
     for (const word of ['narwhalscooter', 'yakpudding']) expect(bytes.includes(Buffer.from(word)), word).to.equal(false);
   });
 
+  it('a replay of every group, and a rebuild of the vector store, end at the same version of an updated memory', async () => {
+    await service.start();
+    const api = caller(service, TEST_KEYS.acme, 'hana');
+    const ack = await api.post('/v1/memory', { source: { type: 'text', content: 'Hana keeps the canoe at the north jetty' } });
+    const memoryId = memoryIdOf(ack.body.jobId, 0);
+    await waitForDrain(service);
+    for (const content of ['Hana keeps the canoe at the south jetty', 'Hana keeps the canoe in the boathouse']) {
+      expect((await api.patch(`/v1/memories/${memoryId}`, { content })).status).to.equal(202);
+    }
+    await waitForDrain(service);
+    const read = async () => {
+      const [memory, history] = await Promise.all([api.get(`/v1/memories/${memoryId}`), api.get(`/v1/memories/${memoryId}/history`)]);
+      return { version: memory.body.payload.version, content: memory.body.payload.original_content, history: history.body.data };
+    };
+    const before = await read();
+    expect([before.version, before.content]).to.deep.equal([3, 'Hana keeps the canoe in the boathouse']);
+    await service.stop();
+
+    const env = { MEMORY_DATA_DIR: service.dataDir };
+    for (const group of STAGE_NAMES) {
+      const reset = await runCli(['reset-group', group, 'earliest'], env);
+      expect(reset.code, reset.output).to.equal(0);
+    }
+    await service.start();
+    await waitForDrain(service);
+    expect(await read(), 'after every group replayed over the live stores').to.deep.equal(before);
+    await service.stop();
+
+    // The vector store loses the memory; the dual-writer's replay rebuilds it, every version in log order.
+    const stores = openEmbeddedVectorStores({ dir: join(service.dataDir, 'vectors') });
+    expect(await stores.vectors.delete({ tenantId: 'acme', endUserId: 'hana' }, [memoryId])).to.equal(1);
+    await stores.close();
+    const rebuilt = await runCli(['rebuild', 'vectors'], env);
+    expect(rebuilt.code, rebuilt.output).to.equal(0);
+    await service.start();
+    await waitForDrain(service);
+    expect(await read(), 'after the vector store was rebuilt from the log').to.deep.equal(before);
+    await service.stop();
+  });
+
   it('reset-group refuses what it cannot do, with what to do instead', async () => {
     const env = { MEMORY_DATA_DIR: service.dataDir };
     const unknown = await runCli(['reset-group', 'some-group', 'earliest'], env);

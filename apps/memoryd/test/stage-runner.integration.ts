@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvroCodec, EVENTS, userKey, type IngestRequested } from '@memory/contracts';
+import { AvroCodec, EVENTS, jobHeaders, newDataKey, userKey, type ContentKeys, type IngestRequested } from '@memory/contracts';
 import { createLogger, MemoryServiceError } from '@memory/platform';
 import type { EventLog, SchemaRegistry } from '@memory/ports';
 import { runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
@@ -32,7 +32,7 @@ describe('stage runner on the embedded log', function () {
 
   const request = (n: number, content: string): IngestRequested => ({
     jobId: `job_${1000 + n}_u${n % 2}`, tenantId: 't', endUserId: `u${n % 2}`, kind: 'text', acceptedAt: 1000 + n,
-    content, sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null,
+    content, sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, memoryId: null, cause: null,
   });
 
   async function publish(requests: IngestRequested[]) {
@@ -84,6 +84,52 @@ describe('stage runner on the embedded log', function () {
     expect(failed.map((s) => s.jobId)).to.deep.equal(['job_1003_u1']);
     expect(failed[0]!.reason).to.include('never be processed');
     expect(seen.sort()).to.deep.equal(['job_1001_u1', 'job_1002_u0', 'job_1005_u1']);
+  });
+
+  it('fails an update whose memory was forgotten in the pipeline (MEMORY.FORGOTTEN), named by its job-id header', async () => {
+    const keys = new Map<string, Buffer>();
+    const destroyed = new Set<string>();
+    const contentKeys: ContentKeys = {
+      async keyFor(t, u, k) {
+        const id = `${t}/${u}/${k}`;
+        if (destroyed.has(id)) throw Object.assign(new Error('forgotten'), { code: 'KEY.FORGOTTEN' });
+        if (!keys.has(id)) keys.set(id, newDataKey());
+        return keys.get(id)!;
+      },
+      async existingKey(t, u, k) {
+        return keys.get(`${t}/${u}/${k}`) ?? null;
+      },
+    };
+    const sealed = new AvroCodec(registry, contentKeys);
+    const update: IngestRequested = { ...request(9, 'corrected text'), jobId: 'upd_job_1009_u1', memoryId: 'mem_job_1001_u1_0', cause: 'update' };
+    for (const r of [update, request(11, 'unrelated')]) {
+      await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await sealed.encode('ingestRequested', r), headers: jobHeaders(r) }]);
+    }
+    // The delete destroys the key of the memory's job, which seals every version of it.
+    keys.delete('t/u1/job_1001_u1');
+    destroyed.add('t/u1/job_1001_u1');
+    const seen: string[] = [];
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'test-stage', group: 'test-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) {
+        return batch.map((item) => { seen.push(item.value.jobId); return [progress('test-stage', item.value)]; });
+      },
+    };
+    const consumer = await runStage(stage, {}, { log, codec: sealed, logger: createLogger({}, 'silent') });
+    const statuses = async () => {
+      const out = [];
+      for (let p = 0; p < (await log.partitionsOf(EVENTS.jobStatus.topic)); p++) {
+        for (const record of await log.read(EVENTS.jobStatus.topic, p, 0, 1000)) out.push(await sealed.decode('jobStatus', record.value));
+      }
+      return out;
+    };
+    await until(async () => (await statuses()).length === 2);
+    await consumer.stop();
+    expect(seen).to.deep.equal(['job_1011_u1']);
+    const failed = (await statuses()).find((s) => s.jobId === 'upd_job_1009_u1')!;
+    expect([failed.state, failed.errorCode, failed.stage]).to.deep.equal(['Failed', 'MEMORY.FORGOTTEN', 'test-stage']);
+    expect(failed.reason).to.include('deleted');
+    expect(await readAll('deadLetter')).to.have.length(0);
   });
 
   it('retries a retriable failure with backoff and then succeeds without dead-lettering', async () => {

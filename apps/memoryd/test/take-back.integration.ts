@@ -37,7 +37,7 @@ describe('the dual-writer takes back a memory forgotten while it held it', funct
     memoryId: `mem_job_${1_700_000_000_000 + n}_alice_0`, jobId: `job_${1_700_000_000_000 + n}_alice`, tenantId: 'acme', endUserId: 'alice', kind: 'text',
     partIndex: 0, partCount: 1, acceptedAt: 1_700_000_000_000 + n, createdAt: 1_700_000_000_000 + n, content: `I met ${entity}`, originalContent: `I met ${entity}`,
     userContext: null, eventTimes: [], memoryType: 'event', themes: [], synonyms: [], keywords: [], entities: [{ name: entity, type: 'person', key: entity.toLowerCase() }],
-    sentiment: 'neutral', sentimentScore: 0, movieGenre: null, mentionedTitles: [], embeddingModel: 'm@1', vector: [0.6, 0.8], blob: null, image: null, document: null, metadata: null,
+    sentiment: 'neutral', sentimentScore: 0, movieGenre: null, mentionedTitles: [], embeddingModel: 'm@1', vector: [0.6, 0.8], blob: null, image: null, document: null, metadata: null, cause: 'ingest',
   });
   const incoming = (value: MemoryEnriched, offset: number) => ({ event: 'enriched' as const, value, topic: 'memory.enriched', partition: 0, offset, key: 'acme/alice', timestamp: 1 });
 

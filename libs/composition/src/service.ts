@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createLogger } from '@memory/platform';
 import type { Consumer } from '@memory/ports';
 import { createJobIdClock } from '@memory/contracts';
-import { createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, type HttpApiDeps } from '@memory/http-api';
+import { createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -73,6 +73,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, nextJobId });
       deps.forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), nextJobId });
       deps.idempotency = createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
+      deps.updating = createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId });
     }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
     if (roles.http.api && roles.http.search === 'local') {

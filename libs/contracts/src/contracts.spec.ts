@@ -7,7 +7,7 @@ import { generateTypeScript } from './type-generator.js';
 import { AvroCodec, type SchemaRegistryClient } from './codec.js';
 import { acceptedAtOf, blobKeyOf, blobPrefixOf, createJobIdClock, isJobIdOf, jobIdOfMemory, memoryIdOf } from './ids.js';
 import { SEALED_MAGIC_BYTE } from './codec.js';
-import { newDataKey } from './sealing.js';
+import { contentKeyId, newDataKey, sealedSubject } from './sealing.js';
 
 /** A registry that keeps schemas in a Map: enough to exercise the codec's framing (adapters have their own suites). */
 function registryInMemory(): SchemaRegistryClient {
@@ -139,6 +139,23 @@ describe('AvroCodec with content keys (sealing)', () => {
       } catch (error) {
         expect((error as { code: string }).code).to.equal('KEY.FORGOTTEN');
       }
+    }
+  });
+
+  it("seals an update's events with its memory's key, so forgetting the memory forgets every version", async () => {
+    const keys = keysInMemory();
+    const codec = new AvroCodec(registryInMemory(), keys);
+    const update = { ...(text as object), jobId: 'upd_job_1700000000500_alice', memoryId: 'mem_job_1700000000000_alice_0', cause: 'update' } as never;
+    const framed = await codec.encode('ingestRequested', update);
+    expect(sealedSubject(framed.subarray(5)).keyId).to.equal('job_1700000000000_alice');
+    expect(contentKeyId({ jobId: 'upd_job_1700000000500_alice', memoryId: 'mem_job_1700000000000_alice_0' })).to.equal('job_1700000000000_alice');
+    expect(contentKeyId({ jobId: 'upd_job_1700000000500_alice', memoryId: 'mem_doc_job_1700000000000_alice_3' })).to.equal('mem_doc_job_1700000000000_alice_3');
+    keys.forget('acme', 'alice', 'job_1700000000000_alice');
+    try {
+      await codec.decode('ingestRequested', framed);
+      expect.fail('should throw');
+    } catch (error) {
+      expect((error as { code: string }).code).to.equal('KEY.FORGOTTEN');
     }
   });
 

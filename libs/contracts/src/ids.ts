@@ -1,9 +1,9 @@
 import type { SourceKind } from './generated/events.js';
 
-/** What a job does: ingest one of the source kinds, or forget (delete) memories. */
-export type JobKind = SourceKind | 'forget';
+/** What a job does: ingest one of the source kinds, update (correct) a memory, or forget (delete) memories. */
+export type JobKind = SourceKind | 'update' | 'forget';
 
-const JOB_PREFIX: Record<JobKind, string> = { text: 'job', image: 'img_job', document: 'doc_job', forget: 'del_job' };
+const JOB_PREFIX: Record<JobKind, string> = { text: 'job', image: 'img_job', document: 'doc_job', update: 'upd_job', forget: 'del_job' };
 
 /**
  * Job ids as the interface defines them: prefix, a millisecond timestamp and the end user id, joined by
@@ -27,6 +27,11 @@ export function memoryIdOf(jobId: string, partIndex: number): string {
 /** Whether a job id names a PDF's job, whose pages are memories of their own. */
 export function isDocumentJob(jobId: string): boolean {
   return jobId.startsWith(`${JOB_PREFIX.document}_`);
+}
+
+/** Whether a job id names an update (PATCH) of a memory, which makes no memory of its own. */
+export function isUpdateJob(jobId: string): boolean {
+  return jobId.startsWith(`${JOB_PREFIX.update}_`);
 }
 
 /** Whether `id` is a job id of this end user (`<prefix>_<ms>_<endUserId>`), of any kind. */
@@ -82,4 +87,13 @@ function keySegment(part: string): string {
 /** The blob keys of an image job: the original as sent, and the bounded WebP preview that previewUrl serves. */
 export function imageBlobKeys(tenantId: string, endUserId: string, jobId: string) {
   return { original: blobKeyOf(tenantId, endUserId, jobId, 'original'), preview: blobKeyOf(tenantId, endUserId, jobId, 'preview.webp') };
+}
+
+/** The record header that names a record's job in clear (ids only): what a stage knows of a record it cannot open. */
+export const JOB_ID_HEADER = 'job-id';
+
+/** The headers of an event's record: its job id, when it has one. */
+export function jobHeaders(value: unknown): Record<string, string> | undefined {
+  const jobId = (value as { jobId?: unknown }).jobId;
+  return typeof jobId === 'string' ? { [JOB_ID_HEADER]: jobId } : undefined;
 }

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { MemoryServiceError } from '@memory/platform';
 import type { EventName } from './catalog.js';
-import { isDocumentJob } from './ids.js';
+import { isDocumentJob, jobIdOfMemory } from './ids.js';
 
 /**
  * Where the codec gets data keys. Every event that carries an end user's content is sealed with the key of its
@@ -17,10 +17,18 @@ export interface ContentKeys {
 
 /**
  * The key a memory's content is sealed with: a document's pages each have their own, so one page can be forgotten
- * alone; a text or image job makes one memory, sealed with the job's key.
+ * alone; a text or image job makes one memory, sealed with the job's key. The job is read from the memory id, so
+ * every version of a memory (an update travels under an upd_job_ id) is sealed with the key of the job that made it,
+ * and forgetting the memory forgets them all.
  */
 export function contentKeyId(subject: { jobId: string; memoryId: string }): string {
-  return isDocumentJob(subject.jobId) ? subject.memoryId : subject.jobId;
+  const madeBy = jobIdOfMemory(subject.memoryId) ?? subject.jobId;
+  return isDocumentJob(madeBy) ? subject.memoryId : madeBy;
+}
+
+/** The key of a request's content: the memory's when it rewrites one (an update), else its own job's. */
+function requestKeyId(v: { jobId: string; memoryId: string | null }): string {
+  return v.memoryId === null ? v.jobId : contentKeyId({ jobId: v.jobId, memoryId: v.memoryId });
 }
 
 /** The key id of the per-user aggregate (the centroid), destroyed when the end user is erased. */
@@ -30,8 +38,8 @@ type Subject = { tenantId: string; endUserId: string };
 
 /** The events that carry content, and which subject's key seals each. Events of ids only travel in clear. */
 export const SEALED_EVENTS: Partial<Record<EventName, (value: never) => string>> = {
-  ingestRequested: (v: { jobId: string }) => v.jobId,
-  resolved: (v: { jobId: string }) => v.jobId,
+  ingestRequested: requestKeyId,
+  resolved: requestKeyId,
   enriched: (v: { jobId: string; memoryId: string }) => contentKeyId(v),
   committed: (v: { jobId: string; memoryId: string }) => contentKeyId(v),
   jobStatus: (v: { jobId: string }) => v.jobId,

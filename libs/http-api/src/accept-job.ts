@@ -1,4 +1,4 @@
-import { EVENTS, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
+import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
 import type { EventLog, JobStore } from '@memory/ports';
 import type { Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
@@ -18,7 +18,7 @@ type JobEvent = 'ingestRequested' | 'forgetRequested';
  */
 export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N, event: EventPayloads[N] & { acceptedAt: number }) {
   const value = await deps.codec.encode(name, event);
-  await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value }]);
+  await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event) }]);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
   await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt)).catch((error: unknown) => {
     // The event is durable; the job tracker will still record the job. Not a reason to fail the request.

@@ -6,6 +6,8 @@ import type { ApiKeyRegistry } from './auth.js';
 import type { Idempotency } from './idempotency.js';
 import type { Ingestion } from './ingestion.js';
 import type { Forgetting } from './forgetting.js';
+import type { Updating } from './updating.js';
+import { updateRoutes } from './routes/update.js';
 import { forgetRoutes } from './routes/forget.js';
 import { errorHandler, notFound } from './error-handler.js';
 import { requireApiKey } from './routes/guards.js';
@@ -32,6 +34,8 @@ export interface HttpApiDeps {
   forgetting?: Forgetting;
   /** Idempotency-Key on every route that creates a job; required with ingestion. */
   idempotency?: Idempotency;
+  /** PATCH of a memory; served where ingestion is (it reads the memory from the vector store). */
+  updating?: Updating;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
@@ -68,6 +72,7 @@ function expressApp(deps: HttpApiDeps) {
     }
   }
   if (deps.forgetting && deps.idempotency) app.use(forgetRoutes(deps.forgetting, deps.idempotency));
+  if (deps.updating && deps.idempotency) app.use(updateRoutes(deps.updating, deps.idempotency));
   if (deps.search && 'proxyTo' in deps.search) app.use(searchProxyRoutes(deps.search.proxyTo));
   else if (deps.search) app.use(searchRoutes(deps.search), memoryReadRoutes(deps.search.vectors));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));

@@ -23,7 +23,7 @@ export interface IngestionDeps {
 export function createIngestion(deps: IngestionDeps) {
   const nextJobId = deps.nextJobId ?? createJobIdClock();
 
-  const accept = (event: IngestRequested) => acceptJob(deps, 'ingestRequested', event);
+  const accept = (event: Omit<IngestRequested, 'memoryId' | 'cause'>) => acceptJob(deps, 'ingestRequested', { ...event, memoryId: null, cause: 'ingest' });
 
   const blobStore = () => {
     if (!deps.blobs) throw new Error('this edge was started without a blob store');

@@ -35,23 +35,54 @@ export function validateTextIngest(body: unknown) {
     throw new RequestError(400, 'INGEST.INVALID_SOURCE_TYPE', 'source.type must be "text" on this endpoint (images go to /v1/memory/image, PDFs to /v1/ingest/document/upload)');
   }
   const content = source['content'];
+  const sourceTimestamp = optionalTimestamp(source['timestamp'], 'source.timestamp');
+  const userContext = optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars);
+  return { content: checkContent(content, 'source.content'), sourceTimestamp, userContext, metadata: validateMetadata(root['metadata']) };
+}
+
+function checkContent(content: unknown, name: string): string {
   if (typeof content !== 'string' || content.trim() === '') {
-    throw new RequestError(400, 'INGEST.MISSING_CONTENT', 'source.content must be a non-empty string');
+    throw new RequestError(400, 'INGEST.MISSING_CONTENT', `${name} must be a non-empty string`);
   }
   if (content.length > REQUEST_LIMITS.textMaxChars) {
-    throw new RequestError(413, 'INGEST.TOO_LARGE', `source.content has ${content.length} characters; the limit is ${REQUEST_LIMITS.textMaxChars}: split it into several memories`);
+    throw new RequestError(413, 'INGEST.TOO_LARGE', `${name} has ${content.length} characters; the limit is ${REQUEST_LIMITS.textMaxChars}: split it into several memories`);
   }
-  let sourceTimestamp: number | null = null;
-  if (source['timestamp'] !== undefined && source['timestamp'] !== null) {
-    const ts = source['timestamp'];
-    if (typeof ts !== 'string' || !ISO_8601.test(ts) || Number.isNaN(Date.parse(ts))) {
-      throw new RequestError(400, 'INGEST.INVALID_TIMESTAMP', 'source.timestamp must be an ISO 8601 date or date-time, e.g. 2023-05-08T13:56:00Z');
-    }
-    sourceTimestamp = Date.parse(ts);
-  }
-  const userContext = optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars);
-  return { content, sourceTimestamp, userContext, metadata: validateMetadata(root['metadata']) };
+  return content;
 }
+
+function optionalTimestamp(ts: unknown, name: string): number | null {
+  if (ts === undefined || ts === null) return null;
+  if (typeof ts !== 'string' || !ISO_8601.test(ts) || Number.isNaN(Date.parse(ts))) {
+    throw new RequestError(400, 'INGEST.INVALID_TIMESTAMP', `${name} must be an ISO 8601 date or date-time, e.g. 2023-05-08T13:56:00Z`);
+  }
+  return Date.parse(ts);
+}
+
+const UPDATE_FIELDS = ['content', 'userContext', 'metadata', 'timestamp'];
+
+/**
+ * PATCH /v1/memories/{id}: the fields of a text memory to change, each validated as ingestion validates it. A field
+ * left out is kept; `userContext` or `metadata` sent as null (or "" / {}) is cleared. `timestamp` only moves the
+ * reference time relative dates resolve against (and created_at); it is not a change by itself.
+ */
+export function validateUpdate(body: unknown) {
+  const root = objectOf(body, 'body');
+  const unknown = Object.keys(root).filter((key) => !UPDATE_FIELDS.includes(key));
+  if (unknown.length > 0) {
+    throw new RequestError(400, 'UPDATE.UNKNOWN_FIELD', `unknown field(s) ${unknown.join(', ')}: a PATCH takes ${UPDATE_FIELDS.join(', ')}`, { allowed: UPDATE_FIELDS });
+  }
+  if (root['content'] === undefined && root['userContext'] === undefined && root['metadata'] === undefined) {
+    throw new RequestError(400, 'UPDATE.NOTHING_TO_CHANGE', 'send at least one of content, userContext, metadata');
+  }
+  return {
+    content: root['content'] === undefined ? undefined : checkContent(root['content'], 'content'),
+    userContext: root['userContext'] === undefined ? undefined : optionalString(root['userContext'], 'userContext', REQUEST_LIMITS.userContextMaxChars),
+    metadata: root['metadata'] === undefined ? undefined : validateMetadata(root['metadata']),
+    timestamp: optionalTimestamp(root['timestamp'], 'timestamp'),
+  };
+}
+
+export type UpdateRequest = ReturnType<typeof validateUpdate>;
 
 export type TextIngestRequest = ReturnType<typeof validateTextIngest>;
 

@@ -1,4 +1,4 @@
-import type { BlobRef, DocumentPart, EntityType, ImageFacts, SourceKind, TimeMention } from '@memory/contracts';
+import type { BlobRef, ChangeCause, DocumentPart, EntityType, ImageFacts, SourceKind, TimeMention } from '@memory/contracts';
 
 /** Who a memory belongs to: every read and write of a store is confined to one tenant and one end user. */
 export interface Scope {
@@ -49,6 +49,30 @@ export interface MemoryRecord {
   document?: DocumentPart | null;
   /** The client's metadata; null or absent when the request had none (and on memories stored before it existed). */
   metadata?: MemoryMetadata | null;
+  /** 1 for a memory never updated; each update (PATCH) adds one. Absent on memories stored before versions: 1. */
+  version?: number;
+  /**
+   * Every version's content, oldest first, ending with this one: the history, kept in the record so it is written,
+   * replaced and deleted with the memory in the same write. Absent on memories stored before versions.
+   */
+  versions?: MemoryVersion[];
+}
+
+/** One version of a memory, as GET /v1/memories/{id}/history shows it. */
+export interface MemoryVersion {
+  version: number;
+  /** The job that wrote it: the ingestion job for version 1, an upd_job_ for each update. */
+  jobId: string;
+  /** The memory's content in that version (the resolved text, as payload.content shows it). */
+  content: string;
+  /** When the job that wrote it was accepted, ms epoch. */
+  changedAt: number;
+  cause: ChangeCause;
+}
+
+/** A stored memory's history, oldest first; a memory stored before versions existed has its one version. */
+export function versionsOf(memory: Omit<MemoryRecord, 'vector'>): MemoryVersion[] {
+  return memory.versions ?? [{ version: memory.version ?? 1, jobId: memory.jobId, content: memory.content, changedAt: memory.acceptedAt, cause: 'ingest' }];
 }
 
 export interface ScoredId {

@@ -1,4 +1,4 @@
-import type { MemoryRecord, Scope, ScoredId } from './memory.js';
+import type { MemoryRecord, MemoryVersion, Scope, ScoredId } from './memory.js';
 import type { ListQuery, StoredMemory } from './memory-list.js';
 
 export interface VectorQuery {
@@ -25,7 +25,8 @@ export interface TimedId {
 
 /**
  * Memories with their vectors and metadata (Elasticsearch documents in production). Upserts are keyed by memory
- * id, so writing the same memory again replaces it and never duplicates.
+ * id, so writing the same memory again replaces it and never duplicates, and a search sees either the old record
+ * or the new one, never both nor neither (an update of a memory is one upsert).
  */
 export interface VectorStore {
   upsert(memories: MemoryRecord[]): Promise<void>;
@@ -55,6 +56,8 @@ export interface VectorStore {
    * that exists throughout.
    */
   list(scope: Scope, query: ListQuery): Promise<StoredMemory[]>;
+  /** A memory's versions, oldest first (see versionsOf), or null when the end user has no such memory. */
+  history(scope: Scope, id: string): Promise<MemoryVersion[] | null>;
   /** Every memory id of an end user, for maintenance and tests; not for the request path. */
   ids(scope: Scope): Promise<string[]>;
   count(scope: Scope): Promise<number>;

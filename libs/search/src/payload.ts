@@ -20,6 +20,7 @@ export function toPayload(m: StoredMemory): Record<string, unknown> {
     event_times: m.eventTimes.map((t) => ({ text: t.text, iso: t.iso, start: t.start, end: t.end })),
     source_type: m.kind,
     job_id: m.jobId,
+    version: m.version ?? 1,
     embedding_model: m.embeddingModel,
     // {} when the memory has none, so a client reads payload.metadata.<key> without a null check.
     metadata: m.metadata ?? {},

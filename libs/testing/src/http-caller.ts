@@ -7,6 +7,7 @@ export interface Caller {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   delete(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  patch(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
 }
 
 /** HTTP calls as one tenant (API key) and one end user. */
@@ -30,12 +31,13 @@ export function caller(service: HasUrl, apiKey: string | null, endUserId: string
       return request();
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
   };
   return {
     post: (path, body, extra) => send('POST', path, body, extra),
     get: (path, extra) => send('GET', path, undefined, extra),
     delete: (path, extra) => send('DELETE', path, undefined, extra),
+    patch: (path, body, extra) => send('PATCH', path, body, extra),
   };
 }
 

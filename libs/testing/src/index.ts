@@ -23,3 +23,4 @@ export { describeIdempotencyScenarios, type RestartableService } from './idempot
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
+export { describeUpdateScenarios } from './update-scenarios.js';

@@ -3,6 +3,7 @@ import type { MemoryRecord, Scope, VectorStore } from '@memory/ports';
 import { freshScope, memoryRecord, plainRecord, unitVector } from './memory-fixtures.js';
 import { describeLexicalIdentifiersAndTime } from './vector-store-contract-lexical.js';
 import { describeListing } from './vector-store-contract-list.js';
+import { describeHistory } from './vector-store-contract-history.js';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
 
 export interface VectorStoreContractOptions {
@@ -207,6 +208,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
 
     describeLexicalIdentifiersAndTime({ store: () => store, scope: () => scope, memory });
     describeListing({ store: () => store, scope: () => scope, memory });
+    describeHistory({ store: () => store, scope: () => scope, memory, dims });
 
     describe('persistence', () => {
       it('keeps memories, deletions and the index across a reopen', async () => {

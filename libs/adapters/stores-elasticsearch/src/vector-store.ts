@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { checkListQuery, type ListQuery, type MemoryRecord, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkListQuery, versionsOf, type ListQuery, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
@@ -152,6 +152,20 @@ export class ElasticsearchVectorStore implements VectorStore {
     const request = listRequest(this.index, scope, query);
     const response = await call('VECTORS', `list memories in ${this.index}`, () => this.client.search<Omit<MemoryDocument, 'vector'>>(request));
     return response.hits.hits.map((hit) => fromListedDocument(hit._source!));
+  }
+
+  /** The history lives in the memory's document (MemoryRecord.versions, kept in _source, not indexed): one realtime get. */
+  async history(scope: Scope, id: string): Promise<MemoryVersion[] | null> {
+    this.checkOpen();
+    checkScope(scope);
+    const [checked] = checkIds([id]);
+    if (checked === undefined) return null;
+    const response = await call('VECTORS', `read the history of a memory from ${this.index}`, () =>
+      this.client.get<Omit<MemoryDocument, 'vector'>>({ index: this.index, id: memoryDocumentId(scope, checked), _source_excludes: ['vector'] }, { ignore: [404] }),
+    );
+    const source = response.found ? response._source : undefined;
+    if (!source || source.tenantId !== scope.tenantId || source.endUserId !== scope.endUserId) return null;
+    return versionsOf(fromListedDocument(source));
   }
 
   async ids(scope: Scope): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { analyseMemory, LEXICAL_ANALYSIS_VERSION, type LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
-import { checkListQuery, matchesListFilter, type ListQuery, type MemoryRecord, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkListQuery, matchesListFilter, versionsOf, type ListQuery, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
@@ -181,6 +181,21 @@ export class EmbeddedVectorStore implements VectorStore {
       throw storageError('read', error);
     }
     return page;
+  }
+
+  /** The history lives in the memory's record (MemoryRecord.versions): one read, written and deleted with the memory. */
+  async history(scope: Scope, id: string): Promise<MemoryVersion[] | null> {
+    this.checkOpen();
+    checkScope(scope);
+    const [checked] = checkIds([id]);
+    if (checked === undefined) return null;
+    let record: StoredMemory | undefined;
+    try {
+      record = this.storage.memories.get(scopedKey(scope, checked)) as StoredMemory | undefined;
+    } catch (error) {
+      throw storageError('read', error);
+    }
+    return record ? versionsOf(record) : null;
   }
 
   async ids(scope: Scope): Promise<string[]> {

@@ -1,6 +1,6 @@
 // Generated from schemas/*/v<latest>.avsc by `npm run generate:types`. Do not edit by hand.
 /* eslint-disable */
-/** Topic memory.ingest.requested, key tenant/endUser. Published by the edge once a request is valid; the 202 is sent only after this event is durably appended. v2 adds metadata. */
+/** Topic memory.ingest.requested, key tenant/endUser. Published by the edge once a request is valid; the 202 is sent only after this event is durably appended. v2 adds metadata. v3 adds memoryId and cause, for corrections (PATCH) that rewrite an existing memory. */
 export interface IngestRequested {
   /** job_|img_job_|doc_job_ + accept millis + end user id. */
   jobId: string;
@@ -20,6 +20,10 @@ export interface IngestRequested {
   blob: null | BlobRef;
   /** The client's metadata of the memory (the request's metadata object): flat keys, string, number or boolean values, validated by the edge (README, Limits). */
   metadata: null | Record<string, string | number | boolean>;
+  /** The memory this request rewrites (PATCH /v1/memories/{id}); null for a new memory, whose id is derived from the job. */
+  memoryId: null | string;
+  /** Why this version exists: ingest (a new memory), update (PATCH), reprocess (a replay with a new model); null reads as ingest. */
+  cause: null | ChangeCause;
 }
 
 export const SourceKindValues = ['text', 'image', 'document'] as const;
@@ -32,7 +36,10 @@ export interface BlobRef {
   fileName: null | string;
 }
 
-/** Topic memory.resolved. The request with its relative time references replaced by absolute ISO 8601 timestamps. v2 adds metadata, passed on unchanged. */
+export const ChangeCauseValues = ['ingest', 'update', 'reprocess'] as const;
+export type ChangeCause = (typeof ChangeCauseValues)[number];
+
+/** Topic memory.resolved. The request with its relative time references replaced by absolute ISO 8601 timestamps. v2 adds metadata, passed on unchanged. v3 adds memoryId and cause, passed on unchanged. */
 export interface MemoryResolved {
   jobId: string;
   tenantId: string;
@@ -50,6 +57,10 @@ export interface MemoryResolved {
   blob: null | BlobRef;
   /** The client's metadata of the memory (the request's metadata object): flat keys, string, number or boolean values, validated by the edge (README, Limits). */
   metadata: null | Record<string, string | number | boolean>;
+  /** The memory this request rewrites (PATCH /v1/memories/{id}); null for a new memory, whose id is derived from the job. */
+  memoryId: null | string;
+  /** Why this version exists: ingest (a new memory), update (PATCH), reprocess (a replay with a new model); null reads as ingest. */
+  cause: null | ChangeCause;
 }
 
 export interface TimeMention {
@@ -67,7 +78,7 @@ export interface TimeMention {
   relative: boolean;
 }
 
-/** Topic memory.enriched. One event per memory: one for a text or an image, one per page chunk of a PDF. v2 adds what images and documents carry; v3 adds metadata, passed on unchanged. */
+/** Topic memory.enriched. One event per memory: one for a text or an image, one per page chunk of a PDF. v2 adds what images and documents carry; v3 adds metadata, passed on unchanged. v4 adds cause (an update keeps the memoryId of the memory it rewrites). */
 export interface MemoryEnriched {
   /** Derived from jobId and partIndex, so replays rewrite the same memory. */
   memoryId: string;
@@ -108,6 +119,8 @@ export interface MemoryEnriched {
   document: null | DocumentPart;
   /** The client's metadata of the memory (the request's metadata object): flat keys, string, number or boolean values, validated by the edge (README, Limits). */
   metadata: null | Record<string, string | number | boolean>;
+  /** Why this version exists: ingest (a new memory), update (PATCH), reprocess (a replay with a new model); null reads as ingest. */
+  cause: null | ChangeCause;
 }
 
 export interface Entity {
@@ -160,7 +173,7 @@ export interface DocumentPart {
 export const PageTextSourceValues = ['text_layer', 'ocr', 'none'] as const;
 export type PageTextSource = (typeof PageTextSourceValues)[number];
 
-/** Topic memory.committed: the memory is durable in the vector store and the graph store. Also the change feed. */
+/** Topic memory.committed: the memory is durable in the vector store and the graph store. Also the change feed. v2 adds version: which version of the memory the dual-writer wrote. */
 export interface MemoryCommitted {
   memoryId: string;
   jobId: string;
@@ -172,6 +185,8 @@ export interface MemoryCommitted {
   embeddingModel: string;
   /** Carried so centroid calibration is a function of its input. */
   vector: Array<number>;
+  /** 1 for a memory never updated; each update adds one (assigned by the dual-writer, in log order). */
+  version: number;
 }
 
 /** Topic user.centroid.updated: the end user's semantic centroid after a commit. */

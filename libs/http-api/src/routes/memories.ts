@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { RequestError } from '@memory/platform';
 import type { VectorStore } from '@memory/ports';
 import { toPayload } from '@memory/search';
 import { encodeCursor, validateListRequest } from '../list-request.js';
+import { memoryNotFound } from '../updating.js';
 import { scopeOf } from './guards.js';
 
 /** Paths the read routes answer, GET only: what the edge relays to the search app in the distributed mode. */
-export const MEMORY_READ_PATHS = ['/v1/memories', '/v1/memories/:id'] as const;
+export const MEMORY_READ_PATHS = ['/v1/memories', '/v1/memories/:id', '/v1/memories/:id/history'] as const;
 
 /**
  * Reading memories back: one by id, or the end user's memories newest first, a page at a time. Each memory has the
@@ -31,8 +31,15 @@ export function memoryReadRoutes(vectors: VectorStore): Router {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const id = String(req.params['id']);
     const [memory] = await vectors.get(scope, [id]);
-    if (!memory) throw new RequestError(404, 'MEMORY.NOT_FOUND', `no memory ${JSON.stringify(id)} for this end user`);
+    if (!memory) throw memoryNotFound(id);
     res.json({ id: memory.id, payload: toPayload(memory) });
+  });
+  router.get('/v1/memories/:id/history', async (req, res) => {
+    const scope = scopeOf(req, res.locals['tenantId'] as string);
+    const id = String(req.params['id']);
+    const versions = await vectors.history(scope, id);
+    if (!versions) throw memoryNotFound(id);
+    res.json({ data: versions.map(({ version, content, changedAt, cause }) => ({ version, content, changedAt, cause })) });
   });
   return router;
 }

@@ -35,6 +35,12 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
       const first = items[0]!.value;
       const scope: Scope = { tenantId: first.tenantId, endUserId: first.endUserId };
       const known = await centroids.members(scope, items.map((i) => i.value.memoryId));
+      // A member's vector changes when the memory is updated: the sum cannot take one member's old vector out, so
+      // the centroid is recomputed from the store (as after a forget), O(memories of the user) per updated batch.
+      if (items.some((i) => i.value.version > 1 && known.has(i.value.memoryId))) {
+        await recomputeCentroid(scope, { vectors, centroids });
+        continue;
+      }
       const fresh = items.filter((i, index) => !known.has(i.value.memoryId) && items.findIndex((j) => j.value.memoryId === i.value.memoryId) === index);
       if (fresh.length === 0) continue;
       const current = (await centroids.get(scope)) ?? emptyCentroid(first.embeddingModel, first.vector.length);

@@ -9,7 +9,7 @@ const enriched: MemoryEnriched = {
   memoryType: 'plan', themes: ['food'], synonyms: ['supper'], keywords: ['dinner'],
   entities: [{ name: 'Jake', type: 'person', key: 'jake' }, { name: 'Paris', type: 'place', key: 'paris' }],
   sentiment: 'neutral', sentimentScore: 0, movieGenre: null, mentionedTitles: [], embeddingModel: 'm@1', vector: [0.6, 0.8],
-  blob: null, image: null, document: null, metadata: { project: 'apollo', priority: 2 },
+  blob: null, image: null, document: null, metadata: { project: 'apollo', priority: 2 }, cause: null,
 };
 
 describe('dual-writer mapping', () => {

@@ -1,8 +1,11 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
-import { progress } from '@memory/pipeline-runtime';
-import { contentKeyId, memoryIdOf, userKey, type MemoryEnriched } from '@memory/contracts';
-import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type VectorStore } from '@memory/ports';
-import { removeMemories } from '@memory/stage-forgetter';
+import { progress, updateOfForgottenMemory } from '@memory/pipeline-runtime';
+import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, userKey, type MemoryEnriched } from '@memory/contracts';
+import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
+import { deleteOrphans, removeMemories } from '@memory/stage-forgetter';
+import { nextVersion } from './versions.js';
+
+export * from './versions.js';
 
 export interface DualWriterDeps {
   vectors: VectorStore;
@@ -111,22 +114,77 @@ function groupByScope(memories: MemoryEnriched[]): MemoryEnriched[][] {
   return [...groups.values()];
 }
 
-/** Commits each memory to the vector store and the graph store; both writes are upserts keyed by derived ids. */
+/** What the store holds now of the batch's memories, by scope and id. */
+async function storedMemories(memories: MemoryEnriched[], vectors: VectorStore): Promise<Map<string, StoredMemory>> {
+  const stored = new Map<string, StoredMemory>();
+  for (const group of groupByScope(memories)) {
+    const scope = { tenantId: group[0]!.tenantId, endUserId: group[0]!.endUserId };
+    for (const record of await vectors.get(scope, [...new Set(group.map((memory) => memory.memoryId))])) stored.set(recordKey(scope, record.id), record);
+  }
+  return stored;
+}
+
+const recordKey = (scope: Scope, id: string) => JSON.stringify([scope.tenantId, scope.endUserId, id]);
+
+/**
+ * An update may drop entities the old version mentioned: the old memory node goes (with its edges) before the new
+ * one is written, and the entities nothing mentions any more after. Returns those entity ids, to be checked once
+ * the new graph is written. Versions that mention at least the old entities only add edges, so nothing is removed.
+ */
+async function dropOldMentions(e: MemoryEnriched, graph: GraphStore): Promise<string[]> {
+  const scope = { tenantId: e.tenantId, endUserId: e.endUserId };
+  const mentioned = await graph.neighbours(scope, graphIds.memory(e.memoryId), { depth: 1, edgeKinds: ['mentions'] });
+  const kept = new Set(e.entities.map((entity) => graphIds.entity(scope, entity.key)));
+  const dropped = mentioned.map(({ node }) => node.id).filter((id) => !kept.has(id));
+  if (dropped.length > 0) await graph.deleteNodes(scope, [graphIds.memory(e.memoryId)]);
+  return dropped;
+}
+
+/**
+ * Commits each memory to the vector store and the graph store; both writes are upserts keyed by derived ids. An
+ * update rewrites the memory it names under the same id, numbered from what the store holds (nextVersion), so a
+ * search finds the old version until the upsert and the new one after it, never both nor neither.
+ */
 export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   name: 'dual-writer',
   group: 'dual-writer',
   inputs: ['enriched'],
   outputs: ['committed', 'jobStatus'],
   async process(batch, { vectors, graph, visualVectors, keys }) {
-    const graphs = batch.map(({ value }) => toGraph(value));
-    const visual = batch.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
+    const stored = await storedMemories(batch.map(({ value }) => value), vectors);
+    const versions = new Map<MemoryEnriched, number>();
+    const records: MemoryRecord[] = [];
+    // The last version of each memory this batch writes; its graph is the one the memory keeps.
+    const latest = new Map<string, { value: MemoryEnriched; before: StoredMemory | null }>();
+    for (const { value } of batch) {
+      const key = recordKey(value, value.memoryId);
+      const current = stored.get(key) ?? null;
+      const decision = nextVersion(current, value);
+      versions.set(value, decision.version);
+      if (!decision.write) continue;
+      // An updated memory stays the memory its ingestion job made: same job id (for job_id filters and DELETE by
+      // job), same acceptance time; the upd_job_ is in its history.
+      const madeBy = current ? { jobId: current.jobId, acceptedAt: current.acceptedAt } : { jobId: jobIdOfMemory(value.memoryId) ?? value.jobId, acceptedAt: value.acceptedAt };
+      const record: MemoryRecord = { ...toMemoryRecord(value), ...madeBy, version: decision.version, versions: decision.versions };
+      stored.set(key, record);
+      records.push(record);
+      latest.set(key, { value, before: latest.get(key)?.before ?? current });
+    }
+    const written = [...latest.values()];
+    const dropped: Array<{ scope: Scope; entities: string[] }> = [];
+    for (const { value, before } of written) {
+      if (before && (before.version ?? 1) !== versions.get(value)) dropped.push({ scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities: await dropOldMentions(value, graph) });
+    }
+    const graphs = written.map(({ value }) => toGraph(value));
+    const visual = written.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
     await Promise.all([
-      vectors.upsert(batch.map(({ value }) => toMemoryRecord(value))),
+      records.length > 0 ? vectors.upsert(records) : undefined,
       visual.length > 0 ? visualVectors.upsert(visual) : undefined,
-      graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)),
+      graphs.length > 0 ? graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)) : undefined,
     ]);
+    for (const { scope, entities } of dropped) await deleteOrphans(scope, entities, 'mentions', graph);
     const forgotten = await takeBackForgotten(batch.map(({ value }) => value), { vectors, graph, visualVectors, keys });
-    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? [] : [
+    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? (isUpdateJob(value.jobId) ? [updateOfForgottenMemory(value, 'dual-writer')] : []) : [
       {
         event: 'committed',
         value: {
@@ -139,6 +197,7 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
           createdAt: value.createdAt,
           embeddingModel: value.embeddingModel,
           vector: value.vector,
+          version: versions.get(value)!,
         },
       },
       progress('dual-writer', value, { partIndex: value.partIndex, partCount: value.partCount }),

@@ -27,7 +27,7 @@ const resolved = (n: number, content: string): Incoming<'resolved'> => ({
   value: {
     jobId: `job_${n}_alice`, tenantId: 'acme', endUserId: 'alice', kind: 'text', acceptedAt: 2000, referenceTime: 1500,
     timeZone: null, userContext: 'horror fan', originalContent: content, resolvedContent: content, eventTimes: [], blob: null,
-    metadata: n === 2 ? { project: 'apollo', pinned: true } : null,
+    metadata: n === 2 ? { project: 'apollo', pinned: true } : null, memoryId: null, cause: null,
   } satisfies MemoryResolved,
 });
 
@@ -52,6 +52,16 @@ describe('enricher stage', () => {
     expect((status!.value as { stage: string }).stage).to.equal('enricher');
     expect(e.metadata).to.equal(null);
     expect((out[1]![0]!.value as import('@memory/contracts').MemoryEnriched).metadata).to.deep.equal({ project: 'apollo', pinned: true });
+  });
+
+  it('keeps the id of the memory an update rewrites, and its cause', async () => {
+    const update = resolved(7, 'I love climbing');
+    update.value = { ...update.value, jobId: 'upd_job_7_alice', memoryId: 'mem_job_1_alice_0', cause: 'update' };
+    const [enriched] = (await enricherStage.process([update], { enricher: await createEnricher(), embedder: recordingEmbedder() }))[0]!;
+    const e = enriched!.value as import('@memory/contracts').MemoryEnriched;
+    expect(e.memoryId).to.equal('mem_job_1_alice_0');
+    expect(e.jobId).to.equal('upd_job_7_alice');
+    expect(e.cause).to.equal('update');
   });
 
   it('refuses a text job without content (the runner dead-letters it)', async () => {

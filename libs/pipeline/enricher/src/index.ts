@@ -97,7 +97,8 @@ export const enricherStage: StageSpec<'resolved', EnricherStageDeps> = {
         return {
           event: 'enriched',
           value: {
-            memoryId: memoryIdOf(value.jobId, partIndex),
+            // An update rewrites the memory it names; a new memory's id is derived from its job and part.
+            memoryId: value.memoryId ?? memoryIdOf(value.jobId, partIndex),
             jobId: value.jobId,
             tenantId: value.tenantId,
             endUserId: value.endUserId,
@@ -124,6 +125,7 @@ export const enricherStage: StageSpec<'resolved', EnricherStageDeps> = {
             image: part.image,
             document: part.document && { documentId: value.jobId, fileName: value.blob?.fileName ?? null, ...part.document },
             metadata: value.metadata,
+            cause: value.cause,
             vector: Array.from(vectors[at]!),
           },
         };

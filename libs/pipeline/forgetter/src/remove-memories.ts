@@ -33,12 +33,10 @@ export async function removeMemories(scope: Scope, memoryIds: string[], stores: 
     stores.visualVectors.delete(scope, ids),
     stores.graph.deleteNodes(scope, memoryNodes),
   ]);
-  const orphans = async (candidates: Set<string>, kind: 'mentions' | 'contains') => {
-    if (candidates.size === 0) return 0;
-    const degrees = await stores.graph.degrees(scope, [...candidates], kind);
-    return stores.graph.deleteNodes(scope, [...degrees].filter(([, degree]) => degree === 0).map(([id]) => id));
-  };
-  const [orphanEntities, emptyDocuments] = await Promise.all([orphans(entities, 'mentions'), orphans(documents, 'contains')]);
+  const [orphanEntities, emptyDocuments] = await Promise.all([
+    deleteOrphans(scope, [...entities], 'mentions', stores.graph),
+    deleteOrphans(scope, [...documents], 'contains', stores.graph),
+  ]);
   return {
     memories: vectors,
     removed: [
@@ -50,4 +48,14 @@ export async function removeMemories(scope: Scope, memoryIds: string[], stores: 
       { store: 'graph', what: 'document nodes with no page left', count: emptyDocuments },
     ],
   };
+}
+
+/**
+ * Deletes those of the candidate nodes that no `kind` edge touches any more (entities no memory mentions, documents
+ * with no page): what removing or rewriting a memory leaves behind. Returns how many were deleted.
+ */
+export async function deleteOrphans(scope: Scope, candidates: string[], kind: 'mentions' | 'contains', graph: GraphStore): Promise<number> {
+  if (candidates.length === 0) return 0;
+  const degrees = await graph.degrees(scope, candidates, kind);
+  return graph.deleteNodes(scope, [...degrees].filter(([, degree]) => degree === 0).map(([id]) => id));
 }

@@ -1,7 +1,7 @@
-import { AvroCodec, EVENTS, jobStatusOf, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
 import { errorCode, errorMessage, isRetriable, retry, RetriesExhaustedError, type Logger, type RetryOptions } from '@memory/platform';
-import type { Emit, Incoming, StageSpec } from './stage.js';
+import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
 
@@ -46,7 +46,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       }
       const key = 'tenantId' in emit.value && 'endUserId' in emit.value ? userKey(emit.value.tenantId, emit.value.endUserId) : (emit.value as { key: string }).key;
       const list = byTopic.get(topic) ?? [];
-      list.push({ key, value });
+      list.push({ key, value, headers: jobHeaders(emit.value) });
       byTopic.set(topic, list);
     }
     await Promise.all([...byTopic].map(([topic, records]) => deps.log.append(topic, records)));
@@ -104,8 +104,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
         decoded.push(await decode(record));
       } catch (error) {
         if (isForgotten(error)) {
-          // Its subject was forgotten: its data key is destroyed and there is nothing to process.
+          // Its subject was forgotten: its data key is destroyed and there is nothing to process. An update of a
+          // forgotten memory ends Failed, which only the job id in clear can say (see jobHeaders).
           decoded.push(null);
+          const update = forgottenUpdate(record, error);
+          if (update && stage.outputs.includes('jobStatus')) await publish([updateOfForgottenMemory(update, stage.name)]);
           continue;
         }
         if (isRetriable(error) && !(error as { code?: string }).code?.startsWith('CONTRACT.')) throw error; // registry unreachable: redeliver later
@@ -144,6 +147,14 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
 }
 
 const isForgotten = (error: unknown) => errorCode(error) === 'KEY.FORGOTTEN';
+
+/** The update job of a record sealed with a forgotten memory's key, or null for any other record. */
+function forgottenUpdate(record: LogRecord, error: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
+  const jobId = record.headers[JOB_ID_HEADER];
+  const subject = (error as { details?: { tenantId?: unknown; endUserId?: unknown } }).details;
+  if (jobId === undefined || !isUpdateJob(jobId) || typeof subject?.tenantId !== 'string' || typeof subject.endUserId !== 'string') return null;
+  return { jobId, tenantId: subject.tenantId, endUserId: subject.endUserId };
+}
 
 function chunk<T>(items: T[], size: number): T[][] {
   if (items.length <= size) return [items];

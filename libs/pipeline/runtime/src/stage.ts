@@ -42,3 +42,14 @@ export const STAGE_ORDER = ['edge', 'temporal-resolver', 'enricher', 'dual-write
 export function progress(stage: string, job: { jobId: string; tenantId: string; endUserId: string }, extra: Partial<EventPayloads['jobStatus']> = {}): Emit {
   return { event: 'jobStatus', value: jobStatusOf(job, extra.state ?? 'Processing', { stage, ...extra }) };
 }
+
+/**
+ * The end of an update (PATCH) whose memory was forgotten while the update was in the pipeline: the delete wins,
+ * the update is never written, and its job fails saying why. Failed is final, so reporting it twice changes nothing.
+ */
+export function updateOfForgottenMemory(job: { jobId: string; tenantId: string; endUserId: string }, stage: string): Emit {
+  return {
+    event: 'jobStatus',
+    value: jobStatusOf(job, 'Failed', { stage, errorCode: 'MEMORY.FORGOTTEN', reason: 'the memory was deleted while this update was in the pipeline: the delete wins and the update is not applied' }),
+  };
+}

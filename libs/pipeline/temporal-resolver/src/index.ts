@@ -5,7 +5,8 @@ import { resolveTimeReferences } from '@memory/temporal';
 /**
  * Replaces relative time references in a memory's text by absolute ISO 8601 timestamps, resolved against the
  * time the request was accepted (or the client's source.timestamp), never the time it is processed: replays
- * resolve "tomorrow" to the same day.
+ * resolve "tomorrow" to the same day. An update's reference time is the memory's own (the edge sends it as
+ * sourceTimestamp), so a corrected "yesterday" means the day before the memory, not before the correction.
  */
 export const temporalResolverStage: StageSpec<'ingestRequested', Record<string, never>> = {
   name: 'temporal-resolver',
@@ -38,6 +39,8 @@ export const temporalResolverStage: StageSpec<'ingestRequested', Record<string, 
             eventTimes: resolved.mentions,
             blob: request.blob,
             metadata: request.metadata,
+            memoryId: request.memoryId,
+            cause: request.cause,
           },
         },
         progress('temporal-resolver', request),

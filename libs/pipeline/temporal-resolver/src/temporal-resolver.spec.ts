@@ -8,7 +8,7 @@ const ACCEPTED = Date.parse('2023-05-08T13:56:00Z'); // a Monday
 const request = (extra: Partial<IngestRequested>): Incoming<'ingestRequested'> => ({
   event: 'ingestRequested', topic: 'memory.ingest.requested', partition: 0, offset: 0, key: 'acme/alice', timestamp: ACCEPTED + 60_000,
   value: { jobId: 'job_1_alice', tenantId: 'acme', endUserId: 'alice', kind: 'text', acceptedAt: ACCEPTED, content: 'I met Jake yesterday',
-    sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, ...extra },
+    sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, memoryId: null, cause: null, ...extra },
 });
 
 describe('temporal-resolver stage', () => {
@@ -46,5 +46,14 @@ describe('temporal-resolver stage', () => {
     const metadata = { project: 'apollo', priority: 2, pinned: true };
     const [[resolved]] = (await temporalResolverStage.process([request({ metadata })], {})) as unknown as [[{ value: MemoryResolved }]];
     expect(resolved.value.metadata).to.deep.equal(metadata);
+  });
+
+  it('passes on the memory an update rewrites, and resolves against the memory\'s own time the edge sends', async () => {
+    const original = Date.parse('2020-01-15T10:00:00Z');
+    const update = request({ jobId: 'upd_job_5_alice', memoryId: 'mem_job_1_alice_0', cause: 'update', sourceTimestamp: original });
+    const [[resolved]] = (await temporalResolverStage.process([update], {})) as unknown as [[{ value: MemoryResolved }]];
+    expect(resolved.value.memoryId).to.equal('mem_job_1_alice_0');
+    expect(resolved.value.cause).to.equal('update');
+    expect(resolved.value.resolvedContent).to.include('2020-01-14');
   });
 });

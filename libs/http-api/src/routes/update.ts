@@ -1,0 +1,28 @@
+import { Router, json } from 'express';
+import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, type Idempotency } from '../idempotency.js';
+import { REQUEST_LIMITS } from '../limits.js';
+import type { Updating } from '../updating.js';
+import { validateTimeZone, validateUpdate } from '../validation.js';
+import { requireJson, scopeOf, sendOutcome } from './guards.js';
+
+/**
+ * PATCH /v1/memories/{id}: 202 with an upd_job_ id; the new version replaces the memory once the pipeline wrote it.
+ * 409 MEMORY.NOT_READY carries its Retry-After through the error handler (retryAfterSeconds).
+ */
+export function updateRoutes(updating: Updating, idempotency: Idempotency): Router {
+  const router = Router();
+  router.patch('/v1/memories/:memoryId', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
+    const scope = scopeOf(req, res.locals['tenantId'] as string);
+    const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
+    const change = validateUpdate(req.body);
+    const memoryId = String(req.params['memoryId']);
+    const outcome = await idempotency.run({
+      scope,
+      key: req.header(IDEMPOTENCY_KEY_HEADER),
+      fingerprint: () => requestFingerprint('PATCH /v1/memories/{id}', { memoryId, timeZone, body: JSON.stringify(req.body) }),
+      accept: async () => ({ status: 202, body: await updating.updateMemory(scope, memoryId, timeZone, change) }),
+    });
+    sendOutcome(res, outcome);
+  });
+  return router;
+}

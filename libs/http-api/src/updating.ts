@@ -1,0 +1,63 @@
+import { createJobIdClock, isJobIdOf, jobIdOfMemory } from '@memory/contracts';
+import type { Scope, VectorStore } from '@memory/ports';
+import { errorCode, RequestError } from '@memory/platform';
+import { acceptJob, type AcceptJobDeps } from './accept-job.js';
+import type { UpdateRequest } from './validation.js';
+
+export interface UpdatingDeps extends AcceptJobDeps {
+  /** The memory as stored now: what a change is applied to. */
+  vectors: VectorStore;
+  nextJobId?: ReturnType<typeof createJobIdClock>;
+}
+
+/** The same answer GET /v1/memories/{id} gives, so an update tells nothing more about ids that are not the caller's. */
+export const memoryNotFound = (id: string) => new RequestError(404, 'MEMORY.NOT_FOUND', `no memory ${JSON.stringify(id)} for this end user`);
+
+/** Seconds a client waits before asking again for a memory still being ingested. */
+const NOT_READY_RETRY_AFTER_S = 1;
+
+/**
+ * The correction use case (PATCH /v1/memories/{id}). The new version is a text ingestion of the memory's fields with
+ * the changes applied, published as an ingest request that names the memory it rewrites: it runs through the whole
+ * pipeline (times resolved against the memory's own reference time unless the request moves it) and the dual-writer
+ * replaces the memory under the same id, numbering the version when it writes it. Its content is sealed with the
+ * memory's key (sealing.ts), so deleting the memory forgets every version.
+ */
+export function createUpdating(deps: UpdatingDeps) {
+  const nextJobId = deps.nextJobId ?? createJobIdClock();
+  return {
+    async updateMemory(scope: Scope, memoryId: string, timeZone: string | null, change: UpdateRequest) {
+      const madeBy = jobIdOfMemory(memoryId);
+      if (madeBy === null || !isJobIdOf(madeBy, scope.endUserId)) throw memoryNotFound(memoryId);
+      const job = await deps.jobs.get(scope.tenantId, madeBy);
+      if (job && job.endUserId === scope.endUserId && (job.state === 'Accepted' || job.state === 'Processing')) {
+        throw new RequestError(409, 'MEMORY.NOT_READY', `memory ${memoryId} is still being ingested (job ${madeBy} is ${job.state}); retry once the job is Completed`, { jobId: madeBy, retryAfterSeconds: NOT_READY_RETRY_AFTER_S });
+      }
+      const [memory] = await deps.vectors.get(scope, [memoryId]);
+      if (!memory) throw memoryNotFound(memoryId);
+      if (memory.kind !== 'text') {
+        throw new RequestError(422, 'MEMORY.NOT_EDITABLE', `memory ${memoryId} is ${memory.kind === 'image' ? 'an image' : 'a page of a PDF'}: only text memories can be corrected; delete it and ingest it again instead`, { kind: memory.kind });
+      }
+      const { jobId, acceptedAt } = nextJobId('update', scope.endUserId);
+      try {
+        return await acceptJob(deps, 'ingestRequested', {
+          jobId, ...scope, kind: 'text', acceptedAt,
+          content: change.content ?? memory.originalContent,
+          sourceTimestamp: change.timestamp ?? memory.createdAt,
+          timeZone,
+          userContext: change.userContext === undefined ? memory.userContext : change.userContext,
+          blob: null,
+          metadata: change.metadata === undefined ? (memory.metadata ?? null) : change.metadata,
+          memoryId,
+          cause: 'update',
+        });
+      } catch (error) {
+        // Deleted between the read and the publish: its key is destroyed, so nothing was published.
+        if (errorCode(error) === 'KEY.FORGOTTEN') throw memoryNotFound(memoryId);
+        throw error;
+      }
+    },
+  };
+}
+
+export type Updating = ReturnType<typeof createUpdating>;
