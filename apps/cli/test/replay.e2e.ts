@@ -16,6 +16,15 @@ const filesUnder = (dir: string): string[] =>
 describe('replay tooling on the embedded log', function () {
   this.timeout(180_000);
   const service = new ServiceProcess({ entry: MEMORYD });
+  /** Every consumer group back to the earliest offset (the service stopped), then the service started and drained. */
+  const replayEveryGroup = async (env: Record<string, string>) => {
+    for (const group of STAGE_NAMES) {
+      const reset = await runCli(['reset-group', group, 'earliest'], env);
+      expect(reset.code, reset.output).to.equal(0);
+    }
+    await service.start();
+    await waitForDrain(service);
+  };
   after(async () => {
     await service.stop();
     service.cleanup();
@@ -63,12 +72,7 @@ describe('replay tooling on the embedded log', function () {
     await service.stop();
 
     const env = { MEMORY_DATA_DIR: service.dataDir };
-    for (const group of STAGE_NAMES) {
-      const reset = await runCli(['reset-group', group, 'earliest'], env);
-      expect(reset.code, reset.output).to.equal(0);
-    }
-    await service.start();
-    await waitForDrain(service);
+    await replayEveryGroup(env);
     const found = async (who: typeof api, query: string) => (await who.post('/v1/search', { query, options: { limit: 20 } })).body.data.map((m: { id: string }) => m.id);
     expect(await found(api, 'gooseberryglitter coins oak tin')).to.not.include(memoryIdOf(gone.body.jobId, 0));
     expect(await found(api, 'garden shears shed')).to.include(memoryIdOf(kept.body.jobId, 0));
@@ -131,12 +135,7 @@ describe('replay tooling on the embedded log', function () {
     await service.stop();
 
     const env = { MEMORY_DATA_DIR: service.dataDir };
-    for (const group of STAGE_NAMES) {
-      const reset = await runCli(['reset-group', group, 'earliest'], env);
-      expect(reset.code, reset.output).to.equal(0);
-    }
-    await service.start();
-    await waitForDrain(service);
+    await replayEveryGroup(env);
     expect(await read(), 'after every group replayed over the live stores').to.deep.equal(before);
     await service.stop();
 

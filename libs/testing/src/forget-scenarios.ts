@@ -2,11 +2,10 @@ import { expect } from 'chai';
 import { caller, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
+import { foundIds, secretWord } from './scenario-words.js';
 import { drawReceipt } from './test-images.js';
 import { writePdf } from './test-documents.js';
 
-/** A word no other memory of any scenario contains, so finding it (in search or in raw bytes) means this memory. */
-const secretWord = (name: string) => `${name}${Math.random().toString(36).slice(2, 8)}`;
 
 async function ingestText(api: Caller, content: string) {
   const ack = await api.post('/v1/memory', { source: { type: 'text', content } });
@@ -14,17 +13,6 @@ async function ingestText(api: Caller, content: string) {
   const job = await waitForJob(api, ack.body.jobId);
   expect(job.status, JSON.stringify(job)).to.equal('Completed');
   return { jobId: ack.body.jobId as string, memoryIds: job.memoryIds as string[] };
-}
-
-/** Ids of the memories a search finds, through every strategy that could reach the word: lexical, semantic, identifier. */
-async function foundIds(api: Caller, query: string): Promise<string[]> {
-  const ids = new Set<string>();
-  for (const body of [{ query, options: { limit: 50 } }, { query, strategy: 'centroid_aware', options: { limit: 50 } }, { query, strategy: 'direct_lookup', options: { limit: 50 } }]) {
-    const res = await api.post('/v1/search', body);
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    for (const hit of res.body.data) ids.add(hit.id);
-  }
-  return [...ids];
 }
 
 async function forgetAndWait(api: Caller, path: string) {

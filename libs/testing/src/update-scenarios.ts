@@ -2,10 +2,9 @@ import { expect } from 'chai';
 import { caller, waitForDrain, waitForJob, type Caller } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
+import { foundIds, secretWord } from './scenario-words.js';
 import { drawReceipt } from './test-images.js';
 
-/** A word no other memory of any scenario contains, so finding it (in search or in raw bytes) means this memory. */
-const secretWord = (name: string) => `${name}${Math.random().toString(36).slice(2, 8)}`;
 
 async function ingest(api: Caller, source: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const ack = await api.post('/v1/memory', { source: { type: 'text', ...source }, ...extra });
@@ -22,17 +21,6 @@ async function update(api: Caller, memoryId: string, change: Record<string, unkn
   expect(ack.body.status).to.equal('Accepted');
   expect(ack.body.jobId).to.match(/^upd_job_\d{13}_/);
   return waitForJob(api, ack.body.jobId);
-}
-
-/** Ids of the memories a search finds, through every strategy that could reach the words: lexical, semantic, identifier. */
-async function foundIds(api: Caller, query: string): Promise<string[]> {
-  const ids = new Set<string>();
-  for (const body of [{ query, options: { limit: 50 } }, { query, strategy: 'centroid_aware', options: { limit: 50 } }, { query, strategy: 'direct_lookup', options: { limit: 50 } }]) {
-    const res = await api.post('/v1/search', body);
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    for (const hit of res.body.data) ids.add(hit.id);
-  }
-  return [...ids];
 }
 
 /** What every search strategy returns of one memory: its payloads, so a test sees which version each hit is. */
