@@ -34,15 +34,23 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
 
   const publish = async (emits: Emit[]) => {
     const byTopic = new Map<string, OutgoingRecord[]>();
-    for (const emit of emits) {
+    const queue = [...emits];
+    const endedUpdates = new Set<string>();
+    for (let emit = queue.shift(); emit !== undefined; emit = queue.shift()) {
       const topic = EVENTS[emit.event].topic;
       let value: Buffer;
       try {
         value = await deps.codec.encode(emit.event, emit.value as never);
       } catch (error) {
-        // Forgotten while this stage held it: it is written nowhere, which is what forgetting asks.
-        if (isForgotten(error)) continue;
-        throw error;
+        if (!isForgotten(error)) throw error;
+        // Forgotten while this stage held it: it is written nowhere, which is what forgetting asks. An update of
+        // that memory ends here, Failed, or its job would wait forever for the output just dropped.
+        const job = jobOf(emit.value);
+        if (job && isUpdateJob(job.jobId) && !endedUpdates.has(job.jobId)) {
+          endedUpdates.add(job.jobId);
+          queue.push(updateOfForgottenMemory(job, stage.name));
+        }
+        continue;
       }
       const key = 'tenantId' in emit.value && 'endUserId' in emit.value ? userKey(emit.value.tenantId, emit.value.endUserId) : (emit.value as { key: string }).key;
       const list = byTopic.get(topic) ?? [];
