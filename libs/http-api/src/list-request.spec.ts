@@ -50,8 +50,8 @@ describe('GET /v1/memories parameters', () => {
       memoryTypes: ['fact', 'plan'],
       created: { from: Date.UTC(2024, 2, 1), to: 1_712_000_000_000 },
       events: { from: Date.UTC(2024, 0, 1), to: Infinity },
-      jobId: 'job_1_alice',
-      metadata: { project: 'apollo', priority: '2' },
+      jobIds: ['job_1_alice'],
+      metadata: { project: ['apollo'], priority: ['2'] },
     });
     expect(validateListRequest({ event_before: '2024-01-01' }).filter).to.deep.equal({ events: { from: -Infinity, to: Date.UTC(2024, 0, 1) } });
   });

@@ -1,5 +1,5 @@
 import { RequestError } from '@memory/platform';
-import type { ListPosition, ListQuery, MemoryListFilter, TimeRange } from '@memory/ports';
+import type { ListPosition, ListQuery, MemoryFilter, TimeRange } from '@memory/ports';
 import { REQUEST_LIMITS } from './limits.js';
 import { isMetadataKey } from './metadata.js';
 
@@ -66,14 +66,14 @@ function rangeOf(query: Record<string, string>, prefix: 'created' | 'event'): Ti
  */
 export function validateListRequest(raw: Record<string, unknown>): ListQuery {
   const query: Record<string, string> = {};
-  const metadata: Record<string, string> = {};
+  const metadata: Record<string, string[]> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (typeof value !== 'string') throw new RequestError(400, 'LIST.INVALID_PARAMETER', `${name} is given more than once; send each query parameter once`);
     if (name.startsWith(METADATA_PREFIX)) {
       const key = name.slice(METADATA_PREFIX.length);
       if (!isMetadataKey(key)) throw invalidFilter(`${name}: a metadata key is 1-64 characters of letters, digits, _ and - (not __proto__)`);
       if (value.length > REQUEST_LIMITS.metadata.maxStringChars) throw invalidFilter(`${name}: a metadata value is at most ${REQUEST_LIMITS.metadata.maxStringChars} characters`);
-      metadata[key] = value;
+      metadata[key] = [value];
     } else if (PARAMETERS.has(name)) {
       query[name] = value;
     } else {
@@ -88,7 +88,7 @@ export function validateListRequest(raw: Record<string, unknown>): ListQuery {
     if (limit < 1 || limit > LIMITS.maxLimit) throw new RequestError(400, 'LIST.INVALID_LIMIT', `limit must be a whole number from 1 to ${LIMITS.maxLimit} (default ${LIMITS.defaultLimit})`);
   }
 
-  const filter: MemoryListFilter = {};
+  const filter: MemoryFilter = {};
   if (query['memory_type'] !== undefined) {
     const types = [...new Set(query['memory_type'].split(',').map((type) => type.trim()))];
     if (types.some((type) => type === '') || types.length > LIMITS.maxMemoryTypes) {
@@ -102,7 +102,7 @@ export function validateListRequest(raw: Record<string, unknown>): ListQuery {
   if (events) filter.events = events;
   if (query['job_id'] !== undefined) {
     if (query['job_id'] === '' || query['job_id'].length > LIMITS.maxJobIdChars) throw invalidFilter(`job_id must be a job id of 1-${LIMITS.maxJobIdChars} characters`);
-    filter.jobId = query['job_id'];
+    filter.jobIds = [query['job_id']];
   }
   if (Object.keys(metadata).length > 0) filter.metadata = metadata;
 

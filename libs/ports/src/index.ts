@@ -9,5 +9,6 @@ export * from './blob-store.js';
 export * from './blob-keys.js';
 export * from './time-range.js';
 export * from './key-store.js';
+export * from './memory-filter.js';
 export * from './memory-list.js';
 export * from './idempotency-store.js';

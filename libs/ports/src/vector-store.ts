@@ -1,4 +1,5 @@
 import type { MemoryRecord, MemoryVersion, Scope, ScoredId } from './memory.js';
+import type { MemoryFilter } from './memory-filter.js';
 import type { ListQuery, StoredMemory } from './memory-list.js';
 
 export interface VectorQuery {
@@ -8,6 +9,8 @@ export interface VectorQuery {
   timeRange?: { from: number; to: number };
   /** Only these memories: scores them against the vector (exactly) instead of searching every memory. */
   ids?: string[];
+  /** Only memories passing it (matchesFilter), applied inside the search: k of them are returned when k exist. */
+  filter?: MemoryFilter;
 }
 
 export interface TextQuery {
@@ -15,6 +18,8 @@ export interface TextQuery {
   terms: string[];
   k: number;
   timeRange?: { from: number; to: number };
+  /** Only memories passing it, applied before ranking (see VectorQuery.filter). */
+  filter?: MemoryFilter;
 }
 
 /** A memory found by time: `time` is the moment of it (event time or creation time) nearest the range's middle. */
@@ -27,6 +32,9 @@ export interface TimedId {
  * Memories with their vectors and metadata (Elasticsearch documents in production). Upserts are keyed by memory
  * id, so writing the same memory again replaces it and never duplicates, and a search sees either the old record
  * or the new one, never both nor neither (an update of a memory is one upsert).
+ *
+ * Every query search uses takes an optional MemoryFilter and applies it inside the query, before the limit: a
+ * filtered query returns as many memories as an unfiltered one would when that many pass the filter.
  */
 export interface VectorStore {
   upsert(memories: MemoryRecord[]): Promise<void>;
@@ -39,16 +47,16 @@ export interface VectorStore {
    */
   textSearch(scope: Scope, query: TextQuery): Promise<ScoredId[]>;
   /** Memories holding one of these identifiers exactly (memoryIdentifiers of @memory/lexical): a keyword index. */
-  findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]>;
+  findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]>;
   /** Memories whose event times (or creation time, when they have none) overlap [from, to), nearest its middle first. */
-  inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]>;
+  inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number, filter?: MemoryFilter): Promise<TimedId[]>;
   /** When each of these memories was created (ms epoch); ids the store does not hold are left out. */
   creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>>;
   /**
    * Memories created within windowMs of any of these instants (ms epoch), `time` their creation time, oldest first
    * (ties by id): the memories recorded around others, for episode context in search.
    */
-  createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]>;
+  createdNear(scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): Promise<TimedId[]>;
   /**
    * One page of an end user's memories, newest first (createdAt descending, then id descending), those after
    * `query.after` that pass `query.filter` (see memory-list.ts), at most `query.limit`. Keyset pagination: a page

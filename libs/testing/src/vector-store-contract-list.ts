@@ -96,7 +96,8 @@ export function describeListing(context: ListContractContext): void {
       expect(await list({ memoryTypes: ['fact'] })).to.deep.equal(['d', 'a']);
       expect(await list({ memoryTypes: ['plan', 'experience'] })).to.deep.equal(['c', 'b']);
       expect(await list({ memoryTypes: ['unknown'] })).to.deep.equal([]);
-      expect(await list({ jobId: 'job-1' })).to.deep.equal(['b', 'a']);
+      expect(await list({ jobIds: ['job-1'] })).to.deep.equal(['b', 'a']);
+      expect(await list({ jobIds: ['job-1', 'job-3'] })).to.deep.equal(['d', 'b', 'a']);
       expect(await list({ created: { from: T0 + DAY, to: T0 + 3 * DAY } })).to.deep.equal(['c', 'b']);
       expect(await list({ created: { from: T0 + DAY, to: Infinity } })).to.deep.equal(['d', 'c', 'b']);
       expect(await list({ created: { from: -Infinity, to: T0 + DAY } })).to.deep.equal(['a']);
@@ -129,7 +130,7 @@ export function describeListing(context: ListContractContext): void {
         memory(scope, 'none', { createdAt: T0 + 3, metadata: null }),
         memory(scope, 'Apollo', { createdAt: T0 + 4, metadata: { project: 'Apollo' } }),
       ]);
-      const list = async (metadata: Record<string, string>) => idsOf(await store.list(scope, { limit: 10, filter: { metadata } }));
+      const list = async (equal: Record<string, string>) => idsOf(await store.list(scope, { limit: 10, filter: { metadata: Object.fromEntries(Object.entries(equal).map(([key, text]) => [key, [text]])) } }));
       expect(await list({ project: 'apollo' })).to.deep.equal(['apollo-2.5', 'apollo-2']);
       expect(await list({ priority: '2' })).to.deep.equal(['gemini', 'apollo-2']);
       expect(await list({ priority: '2.5' })).to.deep.equal(['apollo-2.5']);
@@ -148,7 +149,7 @@ export function describeListing(context: ListContractContext): void {
       await store.upsert([memory(otherUser, 'theirs', shared), memory(otherUser, 'mine', shared)]);
       await store.upsert([memory(otherTenant, 'other-tenant', shared)]);
       expect(idsOf(await store.list(scope, { limit: 10 }))).to.deep.equal(['mine']);
-      expect(idsOf(await store.list(scope, { limit: 10, filter: { jobId: 'job-shared', metadata: { project: 'apollo' } } }))).to.deep.equal(['mine']);
+      expect(idsOf(await store.list(scope, { limit: 10, filter: { jobIds: ['job-shared'], metadata: { project: ['apollo'] } } }))).to.deep.equal(['mine']);
       expect(idsOf(await store.list(otherUser, { limit: 10 }))).to.deep.equal(['theirs', 'mine']);
       expect(idsOf(await store.list(otherTenant, { limit: 10 }))).to.deep.equal(['other-tenant']);
     });

@@ -60,13 +60,13 @@ describeWithEngine('stores-elasticsearch inTimeRange window', localEngines().ela
     let compared = 0;
     for (const range of ranges) {
       for (const limit of [1, 4, 9]) {
-        const exact = await searchInTimeRange(raw, index, scope, range, limit, Infinity);
-        const windowed = await searchInTimeRange(raw, index, scope, range, limit, 1);
+        const exact = await searchInTimeRange(raw, index, scope, range, limit, undefined, Infinity);
+        const windowed = await searchInTimeRange(raw, index, scope, range, limit, undefined, 1);
         expect(windowed, `${JSON.stringify(range)} limit ${limit}`).to.deep.equal(exact);
         compared += exact.length;
       }
     }
     expect(compared).to.be.greaterThan(30);
-    expect(await stores.vectors.inTimeRange(scope, ranges[0]!, 5)).to.deep.equal(await searchInTimeRange(raw, index, scope, ranges[0]!, 5, Infinity));
+    expect(await stores.vectors.inTimeRange(scope, ranges[0]!, 5)).to.deep.equal(await searchInTimeRange(raw, index, scope, ranges[0]!, 5, undefined, Infinity));
   });
 });

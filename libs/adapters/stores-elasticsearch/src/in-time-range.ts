@@ -1,5 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
-import type { Scope, TimedId } from '@memory/ports';
+import type { MemoryFilter, Scope, TimedId } from '@memory/ports';
 import { call } from './errors.js';
 import { distanceFromMiddle, nearestFirst, rangeMiddle, type TimedSource, type TimeRange } from '@memory/ports';
 import { inRangeQuery, timedPageRequest } from './queries.js';
@@ -14,7 +14,8 @@ const READ_ALL = 1_000;
  * back. To read few of them when the range holds many, the search starts with a window around the middle sized to
  * hold about twice `limit` (from the count, as if spread evenly) and widens it fourfold until the limit-th nearest
  * moment lies inside it: every memory outside the window is farther than its half-width, so the answer is exact.
- * `readAllUpTo` is how many matches are read whole instead (lowered by tests to exercise the window).
+ * Only memories passing `filter` count, in the counts as in the reads. `readAllUpTo` is how many matches are read
+ * whole instead (lowered by tests to exercise the window).
  */
 export async function searchInTimeRange(
   client: Client,
@@ -22,12 +23,13 @@ export async function searchInTimeRange(
   scope: Scope,
   range: TimeRange,
   limit: number,
+  filter?: MemoryFilter,
   readAllUpTo = READ_ALL,
 ): Promise<TimedId[]> {
   if (!(range.from < range.to) || limit === 0) return [];
-  const total = await count(client, index, inRangeQuery(scope, range));
+  const total = await count(client, index, inRangeQuery(scope, range, filter));
   const bounded = Number.isFinite(range.from) && Number.isFinite(range.to);
-  if (!bounded || total <= Math.max(readAllUpTo, 4 * limit)) return nearestFirst(range, await readAll(client, index, inRangeQuery(scope, range)), limit);
+  if (!bounded || total <= Math.max(readAllUpTo, 4 * limit)) return nearestFirst(range, await readAll(client, index, inRangeQuery(scope, range, filter)), limit);
 
   const middle = rangeMiddle(range);
   const span = range.to - range.from;
@@ -36,7 +38,7 @@ export async function searchInTimeRange(
     // One millisecond of slack each side: a memory whose moment is exactly half away still meets the window.
     const window = { from: Math.max(range.from, Math.floor(middle - half - 1)), to: Math.min(range.to, Math.ceil(middle + half + 1)) };
     const whole = window.from === range.from && window.to === range.to;
-    const query = inRangeQuery(scope, window);
+    const query = inRangeQuery(scope, window, filter);
     if (!whole && (await count(client, index, query)) < limit) {
       half *= 4;
       continue;

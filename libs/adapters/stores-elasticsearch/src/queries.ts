@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { mergedWindows, type ListQuery, type MemoryListFilter, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { mergedWindows, type ListQuery, type MemoryFilter, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 import { DERIVED } from './memory-document.js';
 import { MAX_CANDIDATES } from './options.js';
 
@@ -25,6 +25,11 @@ export function hitCreatedAt(hit: estypes.SearchHit<unknown>): number {
 /** Both halves of the scope, always together: a tenant's filter alone would show its other end users. */
 export function scopeFilter(scope: Scope): Query[] {
   return [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }];
+}
+
+/** The scope and, when given, a memory filter's clauses: what every query of one end user's memories filters on. */
+export function scopedFilter(scope: Scope, filter: MemoryFilter | undefined): Query[] {
+  return filter ? [...scopeFilter(scope), ...filterClauses(filter)] : scopeFilter(scope);
 }
 
 /**
@@ -62,13 +67,14 @@ export function numCandidates(k: number, minCandidates: number): number {
 }
 
 /**
- * The kNN search of one end user. The scope (and the time range) sit INSIDE the knn clause as its filter, so the
- * graph search only ever accepts that user's documents and returns k of them; a filter outside (a post filter or
- * the query) would cut the k global neighbours afterwards and could leave fewer than k, or none.
+ * The kNN search of one end user. The scope, the time range and the memory filter sit INSIDE the knn clause as its
+ * filter, so the graph search only ever accepts that user's matching documents and returns k of them; a filter
+ * outside (a post filter or the query) would cut the k global neighbours afterwards and could leave fewer than k,
+ * or none.
  */
 export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery, minCandidates: number): estypes.SearchRequest {
   const k = Math.min(query.k, MAX_CANDIDATES);
-  const filter = scopeFilter(scope);
+  const filter = scopedFilter(scope, query.filter);
   if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
   // Few enough documents pass an id filter that Elasticsearch scores them exactly instead of walking the graph.
   if (query.ids) filter.push({ terms: { id: query.ids } });
@@ -110,9 +116,9 @@ export function idsPageRequest(index: string, scope: Scope, pageSize: number, af
  * match, each once, as the embedded index counts them (a repeated term would weigh twice in Lucene's boolean
  * query), each boosted by its weight (see userTermBoosts), so the idf is the end user's.
  */
-export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQuery, 'k' | 'timeRange'>, boosts: ReadonlyMap<string, number>): estypes.SearchRequest {
+export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQuery, 'k' | 'timeRange' | 'filter'>, boosts: ReadonlyMap<string, number>): estypes.SearchRequest {
   const k = Math.min(query.k, MAX_CANDIDATES);
-  const filter = scopeFilter(scope);
+  const filter = scopedFilter(scope, query.filter);
   if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
   const should = [...boosts].map(([term, boost]) => ({ term: { lexicalTerms: { value: term, boost } } }));
   return {
@@ -125,10 +131,10 @@ export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQ
 }
 
 /** Memories of one end user holding any of the identifiers exactly, newest first (ties by id). */
-export function identifiersRequest(index: string, scope: Scope, identifiers: string[], limit: number): estypes.SearchRequest {
+export function identifiersRequest(index: string, scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): estypes.SearchRequest {
   return {
     index,
-    query: { bool: { filter: [...scopeFilter(scope), { terms: { identifiers } }] } },
+    query: { bool: { filter: [...scopedFilter(scope, filter), { terms: { identifiers } }] } },
     sort: [{ createdAt: 'desc' }, { id: 'asc' }],
     size: Math.min(limit, MAX_CANDIDATES),
     ...ID_FIELDS,
@@ -151,13 +157,13 @@ export function creationTimesRequest(index: string, scope: Scope, ids: string[])
  * Memories of one end user created within windowMs of any of the instants, oldest first. Overlapping windows are
  * merged first, so a burst of nearby instants costs one range clause.
  */
-export function createdNearRequest(index: string, scope: Scope, instants: number[], windowMs: number, limit: number): estypes.SearchRequest {
+export function createdNearRequest(index: string, scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): estypes.SearchRequest {
   const windows = mergedWindows(instants, windowMs);
   return {
     index,
     query: {
       bool: {
-        filter: scopeFilter(scope),
+        filter: scopedFilter(scope, filter),
         minimum_should_match: 1,
         should: windows.map(([gte, lte]) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } })),
       },
@@ -169,9 +175,9 @@ export function createdNearRequest(index: string, scope: Scope, instants: number
   };
 }
 
-/** The scope and time filter of one end user's memories in [from, to). */
-export function inRangeQuery(scope: Scope, range: { from: number; to: number }): Query {
-  return { bool: { filter: [...scopeFilter(scope), timeRangeFilter(range)] } };
+/** The scope, time and memory filter of one end user's memories in [from, to). */
+export function inRangeQuery(scope: Scope, range: { from: number; to: number }, filter?: MemoryFilter): Query {
+  return { bool: { filter: [...scopedFilter(scope, filter), timeRangeFilter(range)] } };
 }
 
 /** A page of the memories `query` matches, in id order, with what their moment in a range is computed from. */
@@ -192,14 +198,20 @@ function openBounds(range: { from: number; to: number }): { gte?: number; lt?: n
   return { ...(Number.isFinite(range.from) ? { gte: range.from } : {}), ...(Number.isFinite(range.to) ? { lt: range.to } : {}) };
 }
 
-/** The conditions of a list filter (memory-list.ts of @memory/ports) as filter clauses. */
-export function listFilterClauses(filter: MemoryListFilter): Query[] {
+/**
+ * The conditions of a memory filter (memory-filter.ts of @memory/ports) as filter clauses, ANDed by the bool filter
+ * they go into. Metadata compares the texts indexed in the flattened `metadataText`; a document without the key has
+ * no such term, so it fails the condition and passes its `not` (must_not), as matchesFilter decides.
+ */
+export function filterClauses(filter: MemoryFilter): Query[] {
   const clauses: Query[] = [];
   if (filter.memoryTypes) clauses.push({ terms: { memoryType: filter.memoryTypes } });
-  if (filter.jobId !== undefined) clauses.push({ term: { jobId: filter.jobId } });
+  if (filter.jobIds) clauses.push({ terms: { jobId: filter.jobIds } });
   if (filter.created) clauses.push({ range: { createdAt: { ...openBounds(filter.created), format: 'epoch_millis' } } });
   if (filter.events) clauses.push(timeRangeFilter(filter.events));
-  for (const [key, text] of Object.entries(filter.metadata ?? {})) clauses.push({ term: { [`metadataText.${key}`]: text } });
+  for (const [key, texts] of Object.entries(filter.metadata ?? {})) clauses.push({ terms: { [`metadataText.${key}`]: texts } });
+  if (filter.any) clauses.push({ bool: { should: filter.any.map((alternative) => ({ bool: { filter: filterClauses(alternative) } })), minimum_should_match: 1 } });
+  if (filter.not) clauses.push({ bool: { must_not: [{ bool: { filter: filterClauses(filter.not) } }] } });
   return clauses;
 }
 
@@ -210,7 +222,7 @@ export function listFilterClauses(filter: MemoryListFilter): Query[] {
 export function listRequest(index: string, scope: Scope, query: ListQuery): estypes.SearchRequest {
   return {
     index,
-    query: { bool: { filter: [...scopeFilter(scope), ...listFilterClauses(query.filter ?? {})] } },
+    query: { bool: { filter: scopedFilter(scope, query.filter) } },
     sort: [{ createdAt: 'desc' }, { id: 'desc' }],
     size: Math.min(query.limit, MAX_CANDIDATES),
     _source: { excludes: ['vector', ...DERIVED] },

@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import type { Centroid, MemoryRecord, Scope, TextQuery, VectorQuery } from '@memory/ports';
+import { checkFilter, type Centroid, type MemoryRecord, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 
 // The same codes as the embedded adapters, so a caller handles a bad argument alike whichever store it talks to.
 
@@ -53,6 +53,7 @@ export function checkQuery(query: VectorQuery, dims: number): void {
   checkVector(query.vector, dims, 'VECTORS.INVALID_QUERY', 'a query');
   if (query.timeRange !== undefined) checkTimeRange(query.timeRange);
   if (query.ids !== undefined && (!Array.isArray(query.ids) || !query.ids.every((id) => typeof id === 'string'))) reject('VECTORS.INVALID_QUERY', 'ids must be an array of strings');
+  checkFilter(query.filter);
 }
 
 export function checkTimeRange(range: { from: number; to: number }): void {
@@ -74,6 +75,7 @@ export function checkTextQuery(query: TextQuery): void {
   checkLimit(query?.k, 'k');
   if (!Array.isArray(query.terms) || !query.terms.every((term) => typeof term === 'string')) reject('VECTORS.INVALID_QUERY', 'terms must be an array of strings');
   if (query.timeRange !== undefined) checkTimeRange(query.timeRange);
+  checkFilter(query.filter);
 }
 
 export function checkIdentifiers(identifiers: string[]): void {

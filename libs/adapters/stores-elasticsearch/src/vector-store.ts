@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { checkListQuery, versionsOf, type ListQuery, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
@@ -101,24 +101,26 @@ export class ElasticsearchVectorStore implements VectorStore {
     return response.hits.hits.map((hit) => ({ id: hitId(hit), score: hit._score ?? 0 }));
   }
 
-  async findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]> {
+  async findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]> {
     this.checkOpen();
     checkScope(scope);
     checkIdentifiers(identifiers);
     checkLimit(limit);
+    checkFilter(filter);
     const wanted = [...new Set(identifiers.map((identifier) => identifier.toLowerCase()).filter((identifier) => identifier !== ''))];
     if (wanted.length === 0 || limit === 0) return [];
-    const request = identifiersRequest(this.index, scope, wanted, limit);
+    const request = identifiersRequest(this.index, scope, wanted, limit, filter);
     const response = await call('VECTORS', `find memories by identifier in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
     return response.hits.hits.map((hit) => hitId(hit));
   }
 
-  async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]> {
+  async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number, filter?: MemoryFilter): Promise<TimedId[]> {
     this.checkOpen();
     checkScope(scope);
     checkTimeRange(range);
     checkLimit(limit);
-    return searchInTimeRange(this.client, this.index, scope, range, limit);
+    checkFilter(filter);
+    return searchInTimeRange(this.client, this.index, scope, range, limit, filter);
   }
 
   async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {
@@ -131,13 +133,14 @@ export class ElasticsearchVectorStore implements VectorStore {
     return new Map(response.hits.hits.map((hit) => [hitId(hit), hitCreatedAt(hit)]));
   }
 
-  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> {
+  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): Promise<TimedId[]> {
     this.checkOpen();
     checkScope(scope);
     checkInstants(instants, windowMs);
     checkLimit(limit);
+    checkFilter(filter);
     if (limit === 0 || instants.length === 0) return [];
-    const request = createdNearRequest(this.index, scope, instants, windowMs, limit);
+    const request = createdNearRequest(this.index, scope, instants, windowMs, limit, filter);
     const response = await call('VECTORS', `find memories created near others in ${this.index}`, () =>
       this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request),
     );

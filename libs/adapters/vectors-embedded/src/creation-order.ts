@@ -46,14 +46,17 @@ export class CreationOrder {
     this.order[this.positionOf(from)] = to;
   }
 
-  /** Slots of the rows created within windowMs of any of the instants, oldest first (ties by id), at most `limit`. */
-  near(instants: readonly number[], windowMs: number, limit: number): number[] {
+  /**
+   * Slots of the rows created within windowMs of any of the instants that `accept` takes (all when absent), oldest
+   * first (ties by id), at most `limit`.
+   */
+  near(instants: readonly number[], windowMs: number, limit: number, accept?: (slot: number) => boolean): number[] {
     const found: number[] = [];
     for (const [from, to] of mergedWindows(instants, windowMs)) {
       for (let at = this.firstAtOrAfter(from); at < this.size && found.length < limit; at++) {
         const slot = this.order[at]!;
         if (this.timeOf(slot) > to) break;
-        found.push(slot);
+        if (!accept || accept(slot)) found.push(slot);
       }
       if (found.length >= limit) break;
     }

@@ -1,4 +1,4 @@
-import { compareNewestFirst, rangeMiddle, type ListPosition, type ScoredId, type TimedId } from '@memory/ports';
+import { compareNewestFirst, matchesFilter, rangeMiddle, type FilterFacts, type ListPosition, type MemoryFilter, type ScoredId, type TimedId } from '@memory/ports';
 import { CreationOrder } from './creation-order.js';
 import { IntervalIndex } from './interval-index.js';
 import { createBlock, paddedStride, writeNormalised, type VectorBlock } from './vector-block.js';
@@ -17,7 +17,9 @@ const candidatesFor = (k: number) => 2 * k + 64;
  * The in-memory kNN index of one end user: unit-length rows in one contiguous block (grown by doubling), the
  * memory id of each row, and what the time filter needs. Rows are dense: removing one moves the last row into its
  * place, so a search scans [0, size) with no holes. A large block also holds an int8 copy of its rows: a search then
- * scans that (a quarter of the bytes) for candidates and ranks them by their exact float scores.
+ * scans that (a quarter of the bytes) for candidates and ranks them by their exact float scores. A memory filter is
+ * decided on each row's FilterFacts, read from the records on the first filtered query (loadFacts) and kept in step
+ * with upserts after that, so a filtered search marks the rows that pass and scans only those.
  */
 export class ScopeIndex {
   readonly stride: number;
@@ -26,6 +28,9 @@ export class ScopeIndex {
   private readonly slotOf = new Map<string, number>();
   private createdAt: Float64Array;
   private times: Array<Float64Array | null> = [];
+  /** What a filter reads of each row; null for rows loaded from vectors alone, until loadFacts. */
+  private facts: Array<FilterFacts | null> = [];
+  private factsComplete = false;
   private readonly byCreation: CreationOrder;
   private readonly byTime = new IntervalIndex();
   /** Ties between equal scores go to the smaller id, so results do not depend on the order rows were loaded in. */
@@ -51,14 +56,18 @@ export class ScopeIndex {
     if (rows > this.block.capacity) this.growTo(2 ** Math.ceil(Math.log2(rows)));
   }
 
-  /** Adds or replaces one memory; the vector is normalised here, so scores are cosines whatever the caller sent. */
-  upsert(id: string, vector: Float32Array, createdAt: number, times: Float64Array | null): void {
+  /**
+   * Adds or replaces one memory; the vector is normalised here, so scores are cosines whatever the caller sent.
+   * `facts` are what filters read (every write has them; a load from the vectors alone has not).
+   */
+  upsert(id: string, vector: Float32Array, createdAt: number, times: Float64Array | null, facts: FilterFacts | null = null): void {
     let slot = this.slotOf.get(id);
     if (slot === undefined) {
       slot = this.ids.length;
       if (slot === this.block.capacity) this.growTo(slot * 2);
       this.ids.push(id);
       this.times.push(null);
+      this.facts.push(null);
       this.slotOf.set(id, slot);
       this.createdAt[slot] = createdAt;
       this.byCreation.insert(slot);
@@ -72,6 +81,8 @@ export class ScopeIndex {
     }
     this.block.writeRow(slot, vector);
     this.times[slot] = times && times.length > 0 ? Float64Array.from(times) : null;
+    this.facts[slot] = facts;
+    if (facts === null) this.factsComplete = false;
     this.byTime.add(slot, this.intervalsOf(slot));
   }
 
@@ -89,30 +100,58 @@ export class ScopeIndex {
       this.ids[slot] = lastId;
       this.createdAt[slot] = this.createdAt[last] as number;
       this.times[slot] = this.times[last] ?? null;
+      this.facts[slot] = this.facts[last] ?? null;
       this.slotOf.set(lastId, slot);
     }
     this.ids.pop();
     this.times.pop();
+    this.facts.pop();
     this.slotOf.delete(id);
     return true;
   }
 
-  /** The k rows most similar to `query` (already checked to have `dims` entries), best first. */
-  search(query: Float32Array, k: number, range?: TimeRange): ScoredId[] {
+  /** Whether every row's facts are known, so a filter can be decided (else the store calls loadFacts first). */
+  get filterable(): boolean {
+    return this.factsComplete || this.ids.length === 0;
+  }
+
+  /** Fills every row's facts from the records (`read` gives null for an id the records lack: it passes no filter). */
+  loadFacts(read: (id: string) => FilterFacts | null): void {
+    for (let slot = 0; slot < this.ids.length; slot++) this.facts[slot] = this.facts[slot] ?? read(this.ids[slot]!);
+    this.factsComplete = true;
+  }
+
+  /** Whether the memory is in the index and passes the filter (the facts must be loaded: see filterable). */
+  passes(id: string, filter: MemoryFilter): boolean {
+    const slot = this.slotOf.get(id);
+    return slot !== undefined && this.slotPasses(slot, filter);
+  }
+
+  private slotPasses(slot: number, filter: MemoryFilter): boolean {
+    const facts = this.facts[slot];
+    return facts != null && matchesFilter(filter, facts);
+  }
+
+  /**
+   * The k rows most similar to `query` (already checked to have `dims` entries) among those in `range` and passing
+   * `filter`, best first: rows are filtered before they are scored, so k come back whenever k pass.
+   */
+  search(query: Float32Array, k: number, range?: TimeRange, filter?: MemoryFilter): ScoredId[] {
     const size = this.ids.length;
     if (size === 0 || k <= 0) return [];
     const ids = this.ids;
     const block = this.block;
     this.setQuery(query);
     const top = new TopK(Math.min(k, size), this.byId);
+    const marks = this.passingRows(size, range, filter);
     if (!block.quantised) {
-      this.forEachRun(size, range, (start, end) => {
+      this.forEachRun(size, marks, (start, end) => {
         block.score(start, end - start);
         offerRun(top, block.scores, start, end);
       });
     } else {
       const candidates = new TopK(Math.min(candidatesFor(k), size), this.byId);
-      this.forEachRun(size, range, (start, end) => {
+      this.forEachRun(size, marks, (start, end) => {
         block.scoreApproximate(start, end - start);
         offerRun(candidates, block.scores, start, end);
       });
@@ -139,11 +178,18 @@ export class ScopeIndex {
     this.block.setQuery(unit);
   }
 
-  /** Calls `visit` for [0, size), or for each run of consecutive rows that pass the time filter. */
-  private forEachRun(size: number, range: TimeRange | undefined, visit: (start: number, end: number) => void): void {
-    if (!range) return visit(0, size);
-    // Score only the runs of rows that pass the filter: a narrow range then costs far less than a full scan.
-    const marks = this.byTime.matching(range, size);
+  /** Marks (1) of the rows in the range and passing the filter; undefined when neither is given. */
+  private passingRows(size: number, range: TimeRange | undefined, filter: MemoryFilter | undefined): Uint8Array | undefined {
+    if (!range && !filter) return undefined;
+    const marks = range ? this.byTime.matching(range, size) : new Uint8Array(size).fill(1);
+    if (filter) for (let slot = 0; slot < size; slot++) if (marks[slot] === 1 && !this.slotPasses(slot, filter)) marks[slot] = 0;
+    return marks;
+  }
+
+  /** Calls `visit` for [0, size), or for each run of consecutive marked rows. */
+  private forEachRun(size: number, marks: Uint8Array | undefined, visit: (start: number, end: number) => void): void {
+    if (!marks) return visit(0, size);
+    // Score only the runs of rows that pass: a narrow filter then costs far less than a full scan.
     let runStart = -1;
     for (let slot = 0; slot <= size; slot++) {
       const keep = slot < size && marks[slot] === 1;
@@ -170,13 +216,14 @@ export class ScopeIndex {
    * Memories in the range, nearest its middle first (ties by id), as nearestFirst orders them: moments come from the
    * interval index's sorted arrays and are ranked in a k-bounded heap; no vector or per-memory object is touched.
    */
-  inTimeRange(range: TimeRange, limit: number): TimedId[] {
+  inTimeRange(range: TimeRange, limit: number, filter?: MemoryFilter): TimedId[] {
     const size = this.ids.length;
     const ids = this.ids;
     const middle = rangeMiddle(range);
     const nearest = new TopK(Math.min(limit, size), this.byId);
     const momentOf = new Map<number, number>();
     this.byTime.forEachMoment(range, size, (slot, moment) => {
+      if (filter && !this.slotPasses(slot, filter)) return;
       // Closer is better (distanceFromMiddle); every memory of a half-open range is infinitely far, and ids decide.
       const closeness = -Math.abs(moment - middle);
       if (closeness < nearest.floor) return;
@@ -186,9 +233,10 @@ export class ScopeIndex {
     return nearest.drain().map(({ slot }) => ({ id: ids[slot] as string, time: momentOf.get(slot)! }));
   }
 
-  /** Memories created within windowMs of one of the instants, oldest first (ties by id), at most `limit`. */
-  createdNear(instants: readonly number[], windowMs: number, limit: number): TimedId[] {
-    return this.byCreation.near(instants, windowMs, limit).map((slot) => ({ id: this.ids[slot] as string, time: this.createdAt[slot] as number }));
+  /** Memories created within windowMs of one of the instants and passing the filter, oldest first (ties by id), at most `limit`. */
+  createdNear(instants: readonly number[], windowMs: number, limit: number, filter?: MemoryFilter): TimedId[] {
+    const accept = filter ? (slot: number) => this.slotPasses(slot, filter) : undefined;
+    return this.byCreation.near(instants, windowMs, limit, accept).map((slot) => ({ id: this.ids[slot] as string, time: this.createdAt[slot] as number }));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import type { MemoryRecord, Scope, TextQuery, VectorQuery } from '@memory/ports';
+import { checkFilter, type MemoryRecord, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -41,12 +41,14 @@ export function checkQuery(query: VectorQuery): void {
   checkLimit(query.k);
   if (query.timeRange !== undefined) checkRange(query.timeRange);
   if (query.ids !== undefined && (!Array.isArray(query.ids) || query.ids.some((id) => typeof id !== 'string'))) invalid('VECTORS.INVALID_QUERY', 'ids must be an array of strings');
+  checkFilter(query.filter);
 }
 
 export function checkTextQuery(query: TextQuery): void {
   if (!Array.isArray(query?.terms) || query.terms.some((t) => typeof t !== 'string')) invalid('VECTORS.INVALID_QUERY', 'a text query needs terms: an array of strings');
   checkLimit(query.k);
   if (query.timeRange !== undefined) checkRange(query.timeRange);
+  checkFilter(query.filter);
 }
 
 export function checkLimit(limit: number): void {

@@ -1,6 +1,6 @@
 import { analyseMemory, LEXICAL_ANALYSIS_VERSION, type LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
-import { checkListQuery, matchesListFilter, versionsOf, type ListQuery, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkFilter, checkListQuery, matchesFilter, versionsOf, type FilterFacts, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
@@ -66,7 +66,7 @@ export class EmbeddedVectorStore implements VectorStore {
         this.indexes.delete(cacheKey(memory)); // the user's old vectors are all gone: rebuild on the next query
         continue;
       }
-      index.upsert(memory.id, memory.vector, memory.createdAt, timesOf(memory));
+      index.upsert(memory.id, memory.vector, memory.createdAt, timesOf(memory), factsOf(memory));
     }
     for (const { memory, analysis } of writes) this.lexicalIndexes.get(cacheKey(memory))?.upsert(memory.id, analysis);
     this.evict(null);
@@ -98,11 +98,13 @@ export class EmbeddedVectorStore implements VectorStore {
     const index = this.indexFor(scope);
     if (!index || index.size === 0) return [];
     if (query.vector.length !== index.dims) throw dimensionMismatch(scope, index.dims, query.vector.length);
+    const { timeRange: range, filter } = query;
+    if (filter) this.loadFacts(scope, index);
     if (query.ids) {
-      const range = query.timeRange;
-      return index.scoreIds(query.vector, range ? query.ids.filter((id) => index.inRange(id, range)) : query.ids).slice(0, query.k);
+      const wanted = query.ids.filter((id) => (!range || index.inRange(id, range)) && (!filter || index.passes(id, filter)));
+      return index.scoreIds(query.vector, wanted).slice(0, query.k);
     }
-    return index.search(query.vector, query.k, query.timeRange);
+    return index.search(query.vector, query.k, range, filter);
   }
 
   async textSearch(scope: Scope, query: TextQuery): Promise<ScoredId[]> {
@@ -111,30 +113,44 @@ export class EmbeddedVectorStore implements VectorStore {
     checkTextQuery(query);
     if (query.k === 0 || query.terms.length === 0) return [];
     const lexical = this.lexicalFor(scope);
-    const range = query.timeRange;
-    const index = range ? this.indexFor(scope) : null;
-    return lexical.search(query.terms, query.k, range ? (id) => index?.inRange(id, range) ?? false : undefined);
+    const { timeRange: range, filter } = query;
+    if (!range && !filter) return lexical.search(query.terms, query.k);
+    const index = this.indexFor(scope);
+    if (!index) return [];
+    if (filter) this.loadFacts(scope, index);
+    return lexical.search(query.terms, query.k, (id) => (!range || index.inRange(id, range)) && (!filter || index.passes(id, filter)));
   }
 
-  async findByIdentifiers(scope: Scope, identifiers: string[], limit: number): Promise<string[]> {
+  async findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]> {
     this.checkOpen();
     checkScope(scope);
     checkLimit(limit);
+    checkFilter(filter);
     if (limit === 0 || identifiers.length === 0) return [];
-    const found = this.lexicalFor(scope).lookup(identifiers);
+    let found = this.lexicalFor(scope).lookup(identifiers);
+    if (filter) {
+      const index = this.indexFor(scope);
+      if (!index) return [];
+      this.loadFacts(scope, index);
+      found = found.filter((id) => index.passes(id, filter));
+    }
     if (found.length <= limit) return found;
     // Newest first when there are more than asked for, as the Elasticsearch store orders them.
     const createdAt = new Map(found.map((id) => [id, (this.storage.memories.get(scopedKey(scope, id)) as { createdAt?: number } | undefined)?.createdAt ?? 0]));
     return found.sort((a, b) => createdAt.get(b)! - createdAt.get(a)! || (a < b ? -1 : 1)).slice(0, limit);
   }
 
-  async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number): Promise<TimedId[]> {
+  async inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number, filter?: MemoryFilter): Promise<TimedId[]> {
     this.checkOpen();
     checkScope(scope);
     checkRange(range);
     checkLimit(limit);
+    checkFilter(filter);
     if (limit === 0) return [];
-    return this.indexFor(scope)?.inTimeRange(range, limit) ?? [];
+    const index = this.indexFor(scope);
+    if (!index) return [];
+    if (filter) this.loadFacts(scope, index);
+    return index.inTimeRange(range, limit, filter);
   }
 
   async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {
@@ -149,13 +165,17 @@ export class EmbeddedVectorStore implements VectorStore {
     return times;
   }
 
-  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> {
+  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): Promise<TimedId[]> {
     this.checkOpen();
     checkScope(scope);
     checkInstants(instants, windowMs);
     checkLimit(limit);
+    checkFilter(filter);
     if (limit === 0 || instants.length === 0) return [];
-    return this.indexFor(scope)?.createdNear(instants, windowMs, limit) ?? [];
+    const index = this.indexFor(scope);
+    if (!index) return [];
+    if (filter) this.loadFacts(scope, index);
+    return index.createdNear(instants, windowMs, limit, filter);
   }
 
   /**
@@ -168,13 +188,13 @@ export class EmbeddedVectorStore implements VectorStore {
     checkListQuery(query);
     const index = query.limit === 0 ? null : this.indexFor(scope);
     if (!index) return [];
-    const filter = query.filter ?? {};
-    const readsRecord = filter.memoryTypes !== undefined || filter.jobId !== undefined || filter.metadata !== undefined;
+    const { created, events, ...onRecord } = query.filter ?? {};
+    const readsRecord = Object.values(onRecord).some((condition) => condition !== undefined);
     const page: StoredMemory[] = [];
     try {
-      index.newestFirst({ after: query.after, created: filter.created, events: filter.events }, (id) => {
+      index.newestFirst({ after: query.after, created, events }, (id) => {
         const record = this.storage.memories.get(scopedKey(scope, id)) as StoredMemory | undefined;
-        if (record && (!readsRecord || matchesListFilter(filter, record))) page.push(record);
+        if (record && (!readsRecord || matchesFilter(onRecord, record))) page.push(record);
         return page.length < query.limit;
       });
     } catch (error) {
@@ -270,6 +290,21 @@ export class EmbeddedVectorStore implements VectorStore {
     return loaded;
   }
 
+  /**
+   * Gives the index every row's filter facts, read from the records once (one range read of the user's memories),
+   * on the first filtered query; writes keep them after that.
+   */
+  private loadFacts(scope: Scope, index: ScopeIndex): void {
+    if (index.filterable) return;
+    const facts = new Map<string, FilterFacts>();
+    try {
+      for (const { key, value } of this.storage.memories.getRange(scopeRange(scope))) facts.set((key as ScopedKey)[2], factsOf(value as StoredMemory));
+    } catch (error) {
+      throw storageError('filter facts load', error);
+    }
+    index.loadFacts((id) => facts.get(id) ?? null);
+  }
+
   private lexicalFor(scope: Scope): LexicalScope {
     const key = cacheKey(scope);
     const cached = this.lexicalIndexes.get(key);
@@ -360,6 +395,11 @@ export class EmbeddedVectorStore implements VectorStore {
       }
     }
   }
+}
+
+/** What a filter reads of a memory, without the rest of its record (content, vector) that the index need not keep. */
+function factsOf(memory: FilterFacts): FilterFacts {
+  return { memoryType: memory.memoryType, jobId: memory.jobId, createdAt: memory.createdAt, eventTimes: memory.eventTimes, metadata: memory.metadata ?? null };
 }
 
 function timesOf(memory: MemoryRecord): Float64Array | null {
