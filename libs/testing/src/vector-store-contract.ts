@@ -3,6 +3,7 @@ import type { MemoryRecord, Scope, VectorStore } from '@memory/ports';
 import { freshScope, memoryRecord, plainRecord, unitVector } from './memory-fixtures.js';
 import { describeLexicalIdentifiersAndTime } from './vector-store-contract-lexical.js';
 import { describeListing } from './vector-store-contract-list.js';
+import { describeFilters } from './vector-store-contract-filter.js';
 import { describeHistory } from './vector-store-contract-history.js';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
 
@@ -208,6 +209,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
 
     describeLexicalIdentifiersAndTime({ store: () => store, scope: () => scope, memory });
     describeListing({ store: () => store, scope: () => scope, memory });
+    describeFilters({ store: () => store, scope: () => scope, memory, dims });
     describeHistory({ store: () => store, scope: () => scope, memory, dims });
 
     describe('persistence', () => {

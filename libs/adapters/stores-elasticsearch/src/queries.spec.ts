@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cosineFromScore, identifiersRequest, idsPageRequest, inRangeQuery, knnSearchRequest, numCandidates, textSearchRequest, timeRangeFilter } from './queries.js';
+import { cosineFromScore, filterClauses, identifiersRequest, idsPageRequest, inRangeQuery, knnSearchRequest, numCandidates, textSearchRequest, timeRangeFilter } from './queries.js';
 
 const scope = { tenantId: 'acme', endUserId: 'u1' };
 const vector = Float32Array.from([0.6, 0.8]);
@@ -21,6 +21,19 @@ describe('knn query', () => {
     const filter = (request.knn as { filter: unknown[] }).filter;
     expect(filter).to.have.length(3);
     expect(filter[2]).to.deep.equal(timeRangeFilter({ from: 10, to: 20 }));
+  });
+
+  it('puts the memory filter in the same knn filter (not a post_filter), metadata on the flattened metadataText', () => {
+    const request = knnSearchRequest('i', scope, { vector, k: 3, filter: { memoryTypes: ['fact'], metadata: { project: ['apollo', 'gemini'] } } }, 100);
+    expect(request).to.not.have.any.keys('query', 'post_filter');
+    expect((request.knn as { filter: unknown[] }).filter.slice(2)).to.deep.equal([{ terms: { memoryType: ['fact'] } }, { terms: { 'metadataText.project': ['apollo', 'gemini'] } }]);
+  });
+
+  it('turns any into a bool should of one match at least and not into a bool must_not', () => {
+    expect(filterClauses({ any: [{ jobIds: ['j1'] }, {}], not: { memoryTypes: ['image'] } })).to.deep.equal([
+      { bool: { should: [{ bool: { filter: [{ terms: { jobId: ['j1'] } }] } }, { bool: { filter: [] } }], minimum_should_match: 1 } },
+      { bool: { must_not: [{ bool: { filter: [{ terms: { memoryType: ['image'] } }] } }] } },
+    ]);
   });
 
   it('matches event ranges that intersect [from, to), else a creation time inside it', () => {
