@@ -1,4 +1,5 @@
 import { IMAGE_LIMITS } from '@memory/image-analysis';
+import { METADATA_LIMITS } from '@memory/ports';
 import { SEARCH_LIMITS } from '@memory/search';
 
 /** Documented request limits (README, "Limits"). Exceeding one is a 400 or 413 with a stable error code. */
@@ -16,14 +17,7 @@ export const REQUEST_LIMITS = {
   documentMaxBytes: 50 * 1024 * 1024,
   ...SEARCH_LIMITS,
   /** The `metadata` object of an ingestion request (metadata.ts). */
-  metadata: {
-    maxKeys: 32,
-    /** A key: 1-64 characters of letters, digits, _ and -, so `metadata.<key>=<value>` query parameters read one way. */
-    keyPattern: /^[A-Za-z0-9_-]{1,64}$/,
-    maxStringChars: 512,
-    /** The whole object as JSON, in UTF-8 bytes. */
-    maxJsonBytes: 4 * 1024,
-  },
+  metadata: METADATA_LIMITS,
   /** GET /v1/memories. */
   list: { defaultLimit: 20, maxLimit: 100, maxJobIdChars: 256, maxMemoryTypes: 20 },
 } as const;

@@ -1,7 +1,7 @@
 import { RequestError } from '@memory/platform';
-import type { ListPosition, ListQuery, MemoryFilter, TimeRange } from '@memory/ports';
+import { isMetadataKey, type ListPosition, type ListQuery, type MemoryFilter, type TimeRange } from '@memory/ports';
+import { INSTANT_FORMS, instantFrom, rangeBetween } from '@memory/search';
 import { REQUEST_LIMITS } from './limits.js';
-import { isMetadataKey } from './metadata.js';
 
 const LIMITS = REQUEST_LIMITS.list;
 const METADATA_PREFIX = 'metadata.';
@@ -32,30 +32,18 @@ export function decodeCursor(cursor: string): ListPosition {
   return { createdAt, id };
 }
 
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** An instant given as epoch milliseconds or ISO 8601 (a date-time without an offset, or a date, is UTC). */
+/** An instant given as epoch milliseconds or ISO 8601, read as search filters read it (instantFrom). */
 export function parseInstant(name: string, raw: string): number {
-  let time = Number.NaN;
-  if (/^-?\d{1,16}$/.test(raw)) time = Number(raw);
-  else {
-    const iso = ISO_8601.exec(raw);
-    if (iso) time = Date.parse(raw.includes('T') && iso[1] === undefined ? `${raw}Z` : raw);
-  }
-  if (!Number.isFinite(time)) throw invalidFilter(`${name} must be an ISO 8601 date or date-time (e.g. 2024-03-01 or 2024-03-01T09:30:00Z) or epoch milliseconds`);
+  const time = instantFrom(raw);
+  if (time === null) throw invalidFilter(`${name} must be ${INSTANT_FORMS}`);
   return time;
 }
 
 /** [after, before) from two optional parameters; undefined when neither is given. */
 function rangeOf(query: Record<string, string>, prefix: 'created' | 'event'): TimeRange | undefined {
-  const after = query[`${prefix}_after`];
-  const before = query[`${prefix}_before`];
-  if (after === undefined && before === undefined) return undefined;
-  const range = {
-    from: after === undefined ? -Infinity : parseInstant(`${prefix}_after`, after),
-    to: before === undefined ? Infinity : parseInstant(`${prefix}_before`, before),
-  };
-  if (!(range.from < range.to)) throw invalidFilter(`${prefix}_after must be earlier than ${prefix}_before`);
+  const instant = (name: string) => (query[name] === undefined ? undefined : parseInstant(name, query[name]));
+  const range = rangeBetween(instant(`${prefix}_after`), instant(`${prefix}_before`));
+  if (range === null) throw invalidFilter(`${prefix}_after must be earlier than ${prefix}_before`);
   return range;
 }
 

@@ -1,16 +1,11 @@
 import { RequestError } from '@memory/platform';
-import type { MemoryMetadata } from '@memory/ports';
+import { isMetadataKey, type MemoryMetadata } from '@memory/ports';
 import { REQUEST_LIMITS } from './limits.js';
 
 const LIMITS = REQUEST_LIMITS.metadata;
 
 const invalid = (message: string) => new RequestError(400, 'METADATA.INVALID', message);
 const tooLarge = (message: string, details: Record<string, unknown>) => new RequestError(400, 'METADATA.TOO_LARGE', message, details);
-
-/** A metadata key: LIMITS.keyPattern, and not __proto__, which the pattern allows but which sets an object's prototype when assigned. */
-export function isMetadataKey(key: string): boolean {
-  return LIMITS.keyPattern.test(key) && key !== '__proto__';
-}
 
 /**
  * The `metadata` of an ingestion request: a flat JSON object of string, finite number or boolean values within

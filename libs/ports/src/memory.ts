@@ -12,6 +12,21 @@ export interface Scope {
  */
 export type MemoryMetadata = Record<string, string | number | boolean>;
 
+/** The bounds of a memory's metadata (README, Limits), shared by ingestion and the filters that read it. */
+export const METADATA_LIMITS = {
+  maxKeys: 32,
+  /** A key: 1-64 characters of letters, digits, _ and -, so `metadata.<key>=<value>` query parameters read one way. */
+  keyPattern: /^[A-Za-z0-9_-]{1,64}$/,
+  maxStringChars: 512,
+  /** The whole object as JSON, in UTF-8 bytes. */
+  maxJsonBytes: 4 * 1024,
+} as const;
+
+/** A metadata key: METADATA_LIMITS.keyPattern, and not __proto__, which the pattern allows but which sets an object's prototype when assigned. */
+export function isMetadataKey(key: string): boolean {
+  return METADATA_LIMITS.keyPattern.test(key) && key !== '__proto__';
+}
+
 /** The stored form of a memory: what search returns as payload, plus the vector it is found by. */
 export interface MemoryRecord {
   id: string;

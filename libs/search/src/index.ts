@@ -7,3 +7,4 @@ export { fuse, FUSION_DEFAULTS, type RankedList, type Fused } from './fusion.js'
 export { planSearch, ROUTING_WEIGHTS } from './routing.js';
 export { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 export { decideCentroidMode, MIN_CENTROID_MEMBERS, type CentroidMode } from './centroid-mode.js';
+export * from './filters.js';
