@@ -6,8 +6,7 @@ import { createEmbeddedGraphStore } from '@memory/graph-embedded';
 import { graphIds, type Embedder, type GraphEdge, type GraphNode, type GraphStore, type MemoryRecord, type Scope } from '@memory/ports';
 import { freshScope, memoryRecord, unitVector } from '@memory/testing';
 import { openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
-import { searchMemories } from '@memory/search';
-import type { SearchRequest } from '@memory/search';
+import { searchConfig, searchMemories, type StrategyName } from '@memory/search';
 
 const DIMS = 8;
 const DAY = 86_400_000;
@@ -46,8 +45,11 @@ describe('search strategies on the embedded stores', function () {
     }
     await graph.upsert(nodes, edges);
   };
-  const search = (query: string, strategy: SearchRequest['strategy'], embedder: Embedder = noEmbedding, limit = 10) =>
-    searchMemories({ vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW }, { scope, query, limit, useDynamicScoring: false, strategy });
+  /** The config POST /v1/search would build from this body (no dynamic scoring unless asked: NOW is fixed). */
+  const configOf = (body: { query: string; strategy?: StrategyName | null; limit?: number; explain?: boolean }) =>
+    searchConfig({ query: body.query, strategy: body.strategy, useDynamicScoring: false, options: { limit: body.limit ?? 10, explain: body.explain ?? false } }, { scope, route: 'search' });
+  const search = (query: string, strategy: StrategyName | null, embedder: Embedder = noEmbedding, limit = 10) =>
+    searchMemories({ vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW }, configOf({ query, strategy, limit }));
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'search-strategies-'));
@@ -124,7 +126,7 @@ describe('search strategies on the embedded stores', function () {
     const observed: GraphStore = { ...graph, degrees: graph.degrees.bind(graph), findEntities: graph.findEntities.bind(graph), neighbours: (s, from, options) => (listed.push(from), graph.neighbours(s, from, options)) };
     const { data, routing } = await searchMemories(
       { vectors: stores.vectors, centroids: stores.centroids, graph: observed, embedder: fixedEmbedder({}), now: () => NOW },
-      { scope, query: 'Sam in Kyoto', limit: 70, useDynamicScoring: false, strategy: null, explain: true },
+      configOf({ query: 'Sam in Kyoto', limit: 70, explain: true }),
     );
     const entityScore = (id: string) => ((data.find((h) => h.id === id)?.explain?.['strategies'] as Record<string, { score: number }> | undefined)?.['entity_anchor']?.score ?? 0);
     expect(entityScore('both')).to.be.greaterThan(entityScore('kyoto-only'));
@@ -146,7 +148,7 @@ describe('search strategies on the embedded stores', function () {
           name === 'textSearch' ? async () => { await new Promise((r) => setTimeout(r, 20)); throw new Error('lexical store down'); } : Reflect.get(target, name, receiver),
       });
       const failing: Embedder = { ...noEmbedding, embed: async () => { throw new Error('model thread gone'); } };
-      const search = searchMemories({ vectors, graph, embedder: failing, now: () => NOW }, { scope, query: 'dog by the river', limit: 5, useDynamicScoring: false, strategy: null });
+      const search = searchMemories({ vectors, graph, embedder: failing, now: () => NOW }, configOf({ query: 'dog by the river', limit: 5 }));
       await search.then(() => expect.fail('the search should fail'), (error: Error) => expect(error.message).to.equal('model thread gone'));
       await new Promise((r) => setTimeout(r, 60));
       expect(unhandled).to.deep.equal([]);
@@ -186,10 +188,10 @@ describe('search strategies on the embedded stores', function () {
     const embedder = fixedEmbedder({ [query]: unitVector(DIMS, { 0: 1 }) });
     const { data } = await searchMemories(
       { vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW },
-      { scope, query, limit: 3, useDynamicScoring: false, strategy: 'centroid_aware', explain: true },
+      configOf({ query, limit: 3, strategy: 'centroid_aware', explain: true }),
     );
     expect(data.map((h) => h.id).slice(0, 2)).to.deep.equal(['own-line', 'reply']);
-    expect((data[1]!.explain!['fusion'] as { speakerFactor?: number }).speakerFactor).to.be.closeTo(1 / 1.4, 1e-9);
+    expect(data[1]!.explain!['rerankers']).to.have.nested.property('speaker.factor').closeTo(1 / 1.4, 1e-9);
     expect(data[1]!.explain!['strategies']).to.have.nested.property('dense.rank', 1, 'the reply is nearer the query: only the speaker moves it');
   });
 
@@ -201,7 +203,7 @@ describe('search strategies on the embedded stores', function () {
     const embedder = fixedEmbedder({ 'what was I studying': unitVector(DIMS, { 0: 1 }) });
     const { data } = await searchMemories(
       { vectors: stores.vectors, centroids: stores.centroids, graph, embedder, now: () => NOW },
-      { scope, query: 'what was I studying', limit: 3, useDynamicScoring: false, strategy: 'centroid_aware', explain: true },
+      configOf({ query: 'what was I studying', limit: 3, strategy: 'centroid_aware', explain: true }),
     );
     expect(data.map((h) => h.id).slice(0, 2)).to.deep.include.members(['question', 'answer']);
     const answer = data.find((h) => h.id === 'answer')!;

@@ -1,9 +1,9 @@
 /**
  * WordNet's 45 lexicographer files (the lex_filenum field of a data line indexes this table, see lexnames(5WN)),
  * each with the theme label it contributes. `null` marks files too broad to say anything about a memory: every
- * sentence has quantities, times, states, acts, people and verbs of saying, thinking, going and meeting. On the
- * LoCoMo dialogues those files alone put "communication", "activities", "knowledge" or "social life" on half of
- * all turns; a theme that fits every memory pulls all vectors toward the same point and helps no search.
+ * sentence has quantities, times, states, acts, people and verbs of saying, thinking, going and meeting, so those
+ * files would put "communication" or "activities" on most memories; a theme that fits every memory pulls all
+ * vectors toward the same point and helps no search.
  */
 export const LEXNAMES: readonly (readonly [lexname: string, theme: string | null])[] = [
   ['adj.all', null],

@@ -38,10 +38,9 @@ const NO_TAGS: ReadonlySet<string> = new Set();
 
 /**
  * compromise's tagging steps, run by name. Its default pipeline adds a rule-based second pass (postTagger),
- * chunking and typeahead state: together three quarters of the time for a 20-word sentence (about 1.1 ms of
- * 1.5), while on 37,000 tokens of LoCoMo dialogue the second pass changed the noun/verb/adjective tag of
- * about 1.5% of tokens, much of it the "the books" / "my kids" pattern repaired below, and added false
- * Person tags ("congrats", "bummer"). Enrichment runs once per memory on a shared core, so speed wins.
+ * chunking and typeahead state, which cost most of the tagging time while changing few tags (much of it the
+ * "the books" / "my kids" pattern repaired below) and adding false Person tags ("congrats", "bummer"). Enrichment
+ * runs once per memory on a shared core, so speed wins (figures: README, "Measurements behind the constants").
  */
 const STEPS = ['lexicon', 'preTagger', 'contractionTwo', 'root'];
 

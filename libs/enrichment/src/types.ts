@@ -35,8 +35,8 @@ export interface Enrichment {
   movieGenre: string | null;
   mentionedTitles: string[];
   /**
-   * The text to embed: the content alone. A suffix of themes and synonyms was tried and measured worse (LoCoMo dev,
-   * dense-only recall_any@10 0.61 with it, 0.66 without): the generic words pull every vector toward the middle.
+   * The text to embed: the content alone. A suffix of themes and synonyms ranked worse: the generic words pull every
+   * vector toward the middle.
    */
   enrichedText: string;
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { requestErrorOf } from '@memory/testing';
-import { decodeImageData, validateEndUserId, validateSearch, validateTextIngest, validateTimeZone } from './validation.js';
+import { decodeImageData, validateEndUserId, validateTextIngest, validateTimeZone } from './validation.js';
 import { authenticate, createApiKeyRegistry, parseApiKeys } from './auth.js';
 
 const codeOf = requestErrorOf;
@@ -23,17 +23,6 @@ describe('request validation', () => {
     expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x', timestamp: 'yesterday' } }))).to.equal('400 INGEST.INVALID_TIMESTAMP');
     expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x', timestamp: '2023-13-45' } }))).to.equal('400 INGEST.INVALID_TIMESTAMP');
     expect(codeOf(() => validateTextIngest({ source: { type: 'text', content: 'x' }, userContext: 5 }))).to.equal('400 REQUEST.INVALID_FIELD');
-  });
-
-  it('fills search defaults and validates each field', () => {
-    expect(validateSearch({ query: 'q' })).to.deep.equal({ query: 'q', useDynamicScoring: true, strategy: null, limit: 5, explain: false });
-    expect(validateSearch({ query: 'q', strategy: 'temporal_range', useDynamicScoring: false, options: { limit: 100 } })).to.deep.equal({ query: 'q', useDynamicScoring: false, strategy: 'temporal_range', limit: 100, explain: false });
-    expect(codeOf(() => validateSearch({ query: 'q', strategy: 'semantic' }))).to.equal('400 SEARCH.UNKNOWN_STRATEGY');
-    expect(codeOf(() => validateSearch({ query: 'q', options: { limit: 0 } }))).to.equal('400 SEARCH.INVALID_LIMIT');
-    expect(codeOf(() => validateSearch({ query: 'q', options: { limit: 2.5 } }))).to.equal('400 SEARCH.INVALID_LIMIT');
-    expect(codeOf(() => validateSearch({ query: 'q', useDynamicScoring: 'yes' }))).to.equal('400 SEARCH.INVALID_FIELD');
-    expect(codeOf(() => validateSearch({ query: 42 }))).to.equal('400 SEARCH.MISSING_QUERY');
-    expect(codeOf(() => validateSearch({ query: 'q'.repeat(2001) }))).to.equal('400 SEARCH.QUERY_TOO_LONG');
   });
 
   it('validates end user ids and time zones', () => {

@@ -1,5 +1,5 @@
 import { RequestError } from '@memory/platform';
-import { SEARCH_MODES, STRATEGIES, type SearchMode, type Strategy } from '@memory/search';
+import { searchLimit } from '@memory/search';
 import { isValidTimeZone } from '@memory/temporal';
 import { REQUEST_LIMITS } from './limits.js';
 import { validateMetadata } from './metadata.js';
@@ -86,69 +86,11 @@ export type UpdateRequest = ReturnType<typeof validateUpdate>;
 
 export type TextIngestRequest = ReturnType<typeof validateTextIngest>;
 
-export function validateSearch(body: unknown) {
-  const root = objectOf(body, 'body');
-  const query = root['query'];
-  if (typeof query !== 'string' || query.trim() === '') {
-    throw new RequestError(400, 'SEARCH.MISSING_QUERY', 'query must be a non-empty string');
-  }
-  if (query.length > REQUEST_LIMITS.maxQueryChars) {
-    throw new RequestError(400, 'SEARCH.QUERY_TOO_LONG', `query has ${query.length} characters; the limit is ${REQUEST_LIMITS.maxQueryChars}`);
-  }
-  let useDynamicScoring = true;
-  if (root['useDynamicScoring'] !== undefined) {
-    if (typeof root['useDynamicScoring'] !== 'boolean') throw new RequestError(400, 'SEARCH.INVALID_FIELD', 'useDynamicScoring must be true or false');
-    useDynamicScoring = root['useDynamicScoring'];
-  }
-  let strategy: Strategy | null = null;
-  if (root['strategy'] !== undefined && root['strategy'] !== null) {
-    if (!(STRATEGIES as readonly unknown[]).includes(root['strategy'])) {
-      throw new RequestError(400, 'SEARCH.UNKNOWN_STRATEGY', `strategy must be one of ${STRATEGIES.join(', ')}, or omitted for automatic routing`, { allowed: [...STRATEGIES] });
-    }
-    strategy = root['strategy'] as Strategy;
-  }
-  return { query, useDynamicScoring, strategy, ...searchOptions(root) };
-}
-
-/** POST /v1/memories/search: a mode and a query, the same options as /v1/search. */
-export function validateModeSearch(body: unknown) {
-  const root = objectOf(body, 'body');
-  const mode = root['mode'];
-  if (mode === undefined || mode === null) {
-    throw new RequestError(400, 'SEARCH.MISSING_MODE', `mode is required: one of ${SEARCH_MODES.join(', ')}`, { allowed: [...SEARCH_MODES] });
-  }
-  if (!(SEARCH_MODES as readonly unknown[]).includes(mode)) {
-    throw new RequestError(400, 'SEARCH.UNKNOWN_MODE', `mode must be one of ${SEARCH_MODES.join(', ')}`, { allowed: [...SEARCH_MODES] });
-  }
-  const { strategy: _ignored, ...search } = validateSearch({ ...root, strategy: undefined });
-  return { ...search, strategy: null, mode: mode as SearchMode };
-}
-
-export type SearchBody = ReturnType<typeof validateSearch>;
-
 /** POST /v1/search with queryImage (base64, a data: URL prefix accepted) instead of query. */
 export function validateImageSearch(body: unknown) {
   const root = objectOf(body, 'body');
-  return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(root) };
-}
-
-/** options.limit and options.explain (beyond the spec: why each result ranks where it does). */
-function searchOptions(root: Record<string, unknown>): { limit: number; explain: boolean } {
   const options = root['options'] === undefined ? {} : objectOf(root['options'], 'options');
-  const explain = options['explain'] ?? false;
-  if (typeof explain !== 'boolean') throw new RequestError(400, 'SEARCH.INVALID_FIELD', 'options.explain must be true or false');
-  return { limit: searchLimit(root), explain };
-}
-
-function searchLimit(root: Record<string, unknown>): number {
-  if (root['options'] === undefined) return REQUEST_LIMITS.defaultLimit;
-  const options = objectOf(root['options'], 'options');
-  if (options['limit'] === undefined) return REQUEST_LIMITS.defaultLimit;
-  const l = options['limit'];
-  if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > REQUEST_LIMITS.maxLimit) {
-    throw new RequestError(400, 'SEARCH.INVALID_LIMIT', `options.limit must be a whole number from 1 to ${REQUEST_LIMITS.maxLimit}`);
-  }
-  return l;
+  return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(options) };
 }
 
 function objectOf(value: unknown, name: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { decideCentroidMode, MIN_CENTROID_MEMBERS } from './centroid-mode.js';
-import { maximalMarginalRelevance } from './mmr.js';
+import { maximalMarginalRelevance } from './rerankers/mmr.js';
 
 const v = (...xs: number[]) => Float32Array.from(xs);
 

@@ -15,10 +15,8 @@ import type { Scope, ScoredId, VectorStore } from '@memory/ports';
  *
  * The neighbours are read from the store around the best `seeds` of each list (createdNear), so a memory that
  * neither list found can rise on its neighbour's score; the store scores them against the query vector (knn over
- * those ids), their BM25 score is taken from the BM25 list (0 when absent). No memory is read back.
- *
- * Measured on LoCoMo dev (turns a minute apart), through the service: recall_any@10 0.751 with post-fusion
- * smoothing among the candidates only, 0.796 with this (all@10 0.637 -> 0.670).
+ * those ids), their BM25 score is taken from the BM25 list (0 when absent). No memory is read back. It smooths each
+ * list before fusion rather than reranking the fused candidates, which would only reorder memories already found.
  */
 export interface EpisodeOptions {
   windowMs: number;

@@ -24,7 +24,7 @@ export interface Fused {
 }
 
 /**
- * The fusion method:
+ * weighted_rrf, the fusion of text search:
  *
  *   fused(d) = Σ_lists w · [ s · (k + 1) / (k + rank(d)) + (1 − s) · normalised(d) ] / Σ_lists w
  *
@@ -32,13 +32,10 @@ export interface Fused {
  * to 0..1; s = rrfShare. Rank fusion makes lists on unrelated scales (cosine, BM25, idf sums) comparable; the
  * normalised scores keep how much better the first hit is than the tenth, which ranks alone throw away.
  * normalised(d) = score / the list's best score, except for a list marked relativeScores (cosine similarity, whose
- * zero means nothing: bge-small puts unrelated texts at 0.3-0.5 and a whole candidate list within a tenth of its
- * best) with at least MIN_RELATIVE_HITS hits: there it is (score − floor) / (best − floor), clamped at 0, floor the
- * score at rank FLOOR_RANK (the list's last when shorter), so the list's spread, not its offset, is what counts. A
- * fixed rank rather than the list's weakest hit: the lists' depth grows with the limit, and a query should rank
- * its first memories alike whatever limit it asks for. Measured on LoCoMo dev @10: 0.813/0.692 with every list
- * divided by its best, 0.829/0.707 from the dense list's weakest hit; with the speaker factor, 0.846/0.728 from the
- * weakest hit and 0.854/0.728 from rank 40 (other list depths and floor ranks moved it by under 0.01 either way).
+ * zero means nothing: unrelated texts sit well above it) with at least MIN_RELATIVE_HITS hits: there it is
+ * (score − floor) / (best − floor), clamped at 0, floor the score at rank FLOOR_RANK (the list's last when shorter),
+ * so the list's spread, not its offset, is what counts. A fixed rank rather than the list's weakest hit: the lists'
+ * depth grows with the limit, and a query should rank its first memories alike whatever limit it asks for.
  * A memory missing from a list gets 0 from it. The result is in 0..1: 1 only for a memory first in every list.
  */
 export const FUSION_DEFAULTS = { rrfK: 60, rrfShare: 0.2 } as const;
@@ -72,3 +69,25 @@ export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrf
     .map((f) => ({ ...f, score: Math.min(1, Math.max(0, f.score)) }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/**
+ * best_score, the fusion of image search: a memory keeps the best of its weighted scores (a weight below 1 marks a
+ * list as weaker evidence), clamped to 0..1. Lists of one scale (cosine) need no rank fusion.
+ */
+export function fuseBestScore(lists: readonly RankedList[]): Fused[] {
+  const byId = new Map<string, Fused>();
+  for (const list of lists) {
+    list.hits.forEach((hit, index) => {
+      let fused = byId.get(hit.id);
+      if (!fused) byId.set(hit.id, (fused = { id: hit.id, score: 0, contributions: {} }));
+      if (fused.contributions[list.name]) return;
+      fused.contributions[list.name] = { rank: index + 1, score: hit.score, normalised: hit.score };
+      fused.score = Math.max(fused.score, Math.min(1, Math.max(0, hit.score * list.weight)));
+    });
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The fusion methods a recipe names. */
+export const FUSION_METHODS = { weighted_rrf: (lists: readonly RankedList[]) => fuse(lists), best_score: fuseBestScore } as const;
+export type FusionMethod = keyof typeof FUSION_METHODS;

@@ -1,8 +1,11 @@
 import { analyzeImage, type Ocr } from '@memory/image-analysis';
 import { graphIds, type Embedder, type Scope, type VectorStore } from '@memory/ports';
-import { clamp01 } from './dynamic-scoring.js';
+import { FUSION_METHODS, type FusionMethod } from './fusion.js';
 import { toPayload } from './payload.js';
-import type { SearchHit } from './request.js';
+import { bestFirst } from './rerankers/index.js';
+import type { SearchHit } from './response.js';
+import { candidatesOf } from './search.js';
+import type { Strategy } from './strategies/strategy.js';
 
 export interface ImageSearchDeps {
   vectors: VectorStore;
@@ -11,41 +14,60 @@ export interface ImageSearchDeps {
   ocr: Ocr;
 }
 
-export interface ImageSearchRequest {
+export interface ImageSearchConfig {
   scope: Scope;
   image: Buffer;
   limit: number;
 }
 
-/** How much a contextual match (the query image's text against memories' meaning) counts next to a visual one. */
-const CONTEXT_WEIGHT = 0.8;
+interface ImageStrategyInput {
+  deps: ImageSearchDeps;
+  config: ImageSearchConfig;
+  /** Candidates each list asks for. */
+  k: number;
+}
+
+/** Images that look alike: the cosine of the visual descriptors ingestion stored. */
+const visualSimilarity: Strategy<ImageStrategyInput> = {
+  name: 'visual_similarity',
+  async run({ deps, config, k }) {
+    const features = await analyzeImage(config.image, { now: 0 });
+    const hits = await deps.visualVectors.knn(config.scope, { vector: Float32Array.from(features.visualDescriptor), k });
+    return { lists: [{ name: 'visual_similarity', weight: IMAGE_RECIPE.weights.visual_similarity, hits }], anchors: new Map(), notes: {} };
+  },
+};
+
+/** Memories about what the image's text says, images or not: the text read from it, embedded as a query. */
+const imageText: Strategy<ImageStrategyInput> = {
+  name: 'image_text',
+  async run({ deps, config, k }) {
+    const text = (await deps.ocr.read(config.image)).text.trim();
+    if (!text) return { lists: [], anchors: new Map(), notes: {} };
+    const [queryVector] = await deps.embedder.embed([text], 'query');
+    const hits = await deps.vectors.knn(config.scope, { vector: queryVector!, k });
+    return { lists: [{ name: 'image_text', weight: IMAGE_RECIPE.weights.image_text, hits }], anchors: new Map(), notes: {} };
+  },
+};
+
+export const IMAGE_STRATEGIES = { visual_similarity: visualSimilarity, image_text: imageText } as const;
+
+/** The one recipe of search by image: a contextual match counts a little less than a visual one. */
+export const IMAGE_RECIPE = {
+  strategies: ['visual_similarity', 'image_text'] as const,
+  weights: { visual_similarity: 1, image_text: 0.8 },
+  depth: { perLimit: 3, floor: 20 },
+  fusion: 'best_score' as FusionMethod,
+};
 
 /**
- * Search by image: the query image is read the way ingestion reads images. Its visual descriptor finds images
- * that look alike (cosine of descriptors); the text in it, when there is some, finds memories about the same
- * thing, images or not. A memory found both ways keeps the better of its two scores.
+ * Search by image: the query image read the way ingestion reads images, its strategies run concurrently, their
+ * lists fused once (a memory found both ways keeps the better score), no reranker.
  */
-export async function searchByImage(deps: ImageSearchDeps, request: ImageSearchRequest): Promise<SearchHit[]> {
-  const k = Math.max(request.limit * 3, 20);
-  const features = await analyzeImage(request.image, { now: 0 });
-  const scores = new Map<string, number>();
-  const keepBest = (id: string, score: number) => scores.set(id, Math.max(scores.get(id) ?? 0, clamp01(score)));
-
-  for (const hit of await deps.visualVectors.knn(request.scope, { vector: Float32Array.from(features.visualDescriptor), k })) keepBest(hit.id, hit.score);
-  const text = (await deps.ocr.read(request.image)).text.trim();
-  if (text) {
-    const [queryVector] = await deps.embedder.embed([text], 'query');
-    for (const hit of await deps.vectors.knn(request.scope, { vector: queryVector!, k })) keepBest(hit.id, hit.score * CONTEXT_WEIGHT);
-  }
-  if (scores.size === 0) return [];
-
-  const memories = new Map((await deps.vectors.get(request.scope, [...scores.keys()])).map((m) => [m.id, m]));
-  const anchor = graphIds.user(request.scope);
-  const hits: SearchHit[] = [];
-  for (const [id, finalScore] of scores) {
-    const memory = memories.get(id);
-    if (memory) hits.push({ id, finalScore, payload: toPayload(memory), searchedWithNode: anchor });
-  }
-  hits.sort((a, b) => b.finalScore - a.finalScore || a.id.localeCompare(b.id));
-  return hits.slice(0, request.limit);
+export async function searchByImage(deps: ImageSearchDeps, config: ImageSearchConfig): Promise<SearchHit[]> {
+  const input = { deps, config, k: Math.max(config.limit * IMAGE_RECIPE.depth.perLimit, IMAGE_RECIPE.depth.floor) };
+  const results = await Promise.all(IMAGE_RECIPE.strategies.map((name) => IMAGE_STRATEGIES[name].run(input)));
+  const fused = FUSION_METHODS[IMAGE_RECIPE.fusion](results.flatMap((result) => result.lists));
+  const ranked = bestFirst(await candidatesOf(deps.vectors, config.scope, fused), config.limit);
+  const anchor = graphIds.user(config.scope);
+  return ranked.map((candidate) => ({ id: candidate.id, finalScore: candidate.score, payload: toPayload(candidate.memory), searchedWithNode: anchor }));
 }

@@ -1,10 +1,12 @@
-export * from './request.js';
-export * from './dynamic-scoring.js';
+export * from './config.js';
+export * from './response.js';
 export * from './payload.js';
-export * from './search-service.js';
+export * from './search.js';
 export * from './image-search.js';
-export { fuse, FUSION_DEFAULTS, type RankedList, type Fused } from './fusion.js';
-export { planSearch, ROUTING_WEIGHTS } from './routing.js';
+export { RECIPES, forcedRecipe, type Recipe, type RecipeName } from './recipes.js';
+export { STRATEGIES, STRATEGY_NAMES, type StrategyName, type SearchDeps, type Strategy } from './strategies/index.js';
+export { RERANKERS, RERANKER_NAMES, type RerankerName, type Reranker } from './rerankers/index.js';
+export { fuse, FUSION_DEFAULTS, FUSION_METHODS, type RankedList, type Fused, type FusionMethod } from './fusion.js';
 export { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 export { decideCentroidMode, MIN_CENTROID_MEMBERS, type CentroidMode } from './centroid-mode.js';
 export * from './filters.js';

@@ -109,7 +109,7 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
       expect(inMarch.body.routing.centroidMode).to.be.oneOf(['META', 'SPECIFIC']);
       expect(inMarch.body.data[0].id).to.equal(job.memoryIds[0]);
       expect(inMarch.body.data[0].explain.fusion.score).to.be.within(0, 1);
-      expect(inMarch.body.data[0].explain.dynamicScoring).to.have.keys(['recency', 'authority', 'finalScore']);
+      expect(inMarch.body.data[0].explain.rerankers.dynamic_scoring).to.have.keys(['recency', 'authority', 'score']);
       for (const hit of inMarch.body.data) expect(hit.explain).to.be.an('object');
       expect((await alice().post('/v1/search', { query: 'ferry' })).body.data[0]).to.not.have.property('explain');
     });

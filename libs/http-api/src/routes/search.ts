@@ -1,8 +1,8 @@
 import { Router, json, type Request } from 'express';
 import { RequestError } from '@memory/platform';
-import { searchByImage, searchMemories, type ImageSearchDeps, type SearchDeps } from '@memory/search';
+import { searchByImage, searchConfig, searchMemories, type ImageSearchDeps, type SearchDeps } from '@memory/search';
 import { REQUEST_LIMITS } from '../limits.js';
-import { validateImageSearch, validateModeSearch, validateSearch, validateTimeZone } from '../validation.js';
+import { validateImageSearch, validateTimeZone } from '../validation.js';
 import { requireJson, scopeOf } from './guards.js';
 
 /** What the search routes read: text search always; search by image where the visual store and OCR are wired. */
@@ -20,20 +20,17 @@ export function searchRoutes(deps: SearchRouteDeps): Router {
       res.json({ data });
       return;
     }
-    const body = validateSearch(req.body);
-    res.json(await searchMemories(deps, { scope, ...body, ...timeZoneOf(req) }));
+    res.json(await searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'search' })));
   });
-  // Mode search is /v1/search with the routing set by the mode (see planSearch); same Memory shape and options.
+  // Mode search is /v1/search with the recipe named by the mode (see RECIPES); same Memory shape and options.
   router.post('/v1/memories/search', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const body = validateModeSearch(req.body);
-    res.json(await searchMemories(deps, { scope, ...body, ...timeZoneOf(req) }));
+    res.json(await searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'mode_search' })));
   });
   return router;
 }
 
 /** Dates in a query ("yesterday") are read in the zone the user's memories were resolved in: the same header. */
-function timeZoneOf(req: Request): { timeZone?: string } {
-  const zone = validateTimeZone(req.header('x-end-user-timezone'));
-  return zone ? { timeZone: zone } : {};
+function timeZoneOf(req: Request): string | null {
+  return validateTimeZone(req.header('x-end-user-timezone'));
 }

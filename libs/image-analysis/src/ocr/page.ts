@@ -10,10 +10,9 @@ const LOSSY = new Set(['jpeg', 'webp', 'avif', 'heif']);
  *
  * The PaddleOCR v4 recogniser reads the gap between two words as a space only when the background there is
  * clean; JPEG ringing around glyphs makes it run words together ("INVOICE4417"). A 3x3 median removes the
- * ringing. Measured on 11 rendered lines (220 word instances over PNG and JPEG q60/75/90): exact words went from
- * 142 to 174 with the median, but on lossless PNG it cost 2 words (it thins small strokes), so it is applied only
- * to lossy formats, and only when the page is not being downscaled (shrinking averages the ringing away and would
- * make the median's damage to small text worse).
+ * ringing, but it also thins small strokes, which costs words on a clean page; so it is applied only to lossy
+ * formats, and only when the page is not being downscaled (shrinking averages the ringing away and would make the
+ * median's damage to small text worse).
  */
 export async function preparePage(bytes: Buffer, header: ImageHeader, limits: ImageLimits, maxSide: number): Promise<Buffer> {
   const downscaled = Math.max(header.width, header.height) > maxSide;

@@ -1,86 +1,81 @@
 import { graphIds, type ScoredId } from '@memory/ports';
-import { decideCentroidMode, type CentroidDecision, type CentroidMode } from '../centroid-mode.js';
+import { decideCentroidMode, type CentroidDecision } from '../centroid-mode.js';
 import { withEpisodeContext } from '../episodes.js';
-import { fuse } from '../fusion.js';
-import { maximalMarginalRelevance } from '../mmr.js';
-import type { QueryAnalysis } from '../query-analysis.js';
-import type { StrategyContext, StrategyOutcome } from './types.js';
+import type { RankedList } from '../fusion.js';
+import type { Strategy, StrategyResult, TextStrategyInput } from './strategy.js';
 
-export interface SemanticWeights {
-  dense: number;
-  bm25: number;
-}
-
-/**
- * Candidates each index is asked for. Never fewer than 120, whatever the limit: a memory's place in each list is
- * part of its fused score, so lists cut shorter for a small limit ranked the same memories differently (LoCoMo
- * @10 asked with limit 10: 0.843/0.725 at 60 candidates, 0.853/0.726 at 120, as with limit 20). META casts wider
- * than SPECIFIC for large limits, to diversify from.
- */
-const CANDIDATES = { SPECIFIC: { perLimit: 6, floor: 120 }, META: { perLimit: 10, floor: 120 } } as const;
-/** BM25 hits read for episode context: enough to know the lexical score of most neighbours of the best hits. */
-const LEXICAL_DEPTH = 200;
-
-/**
- * How many BM25 hits the semantic path reads, whatever mode the centroid picks: it does not depend on the query's
- * vector, so the lexical search can run while the query is being embedded.
- */
-export const lexicalDepth = (limit: number) => Math.max(LEXICAL_DEPTH, ...Object.values(CANDIDATES).map((plan) => Math.max(limit * plan.perLimit, plan.floor)));
-
-/** The semantic path's BM25 list (see lexicalDepth), optionally kept to a time range. */
-export function lexicalCandidates({ deps, scope, limit }: StrategyContext, analysis: QueryAnalysis, timeRange?: { from: number; to: number }): Promise<ScoredId[]> {
-  if (analysis.terms.length === 0) return Promise.resolve([]);
-  return deps.vectors.textSearch(scope, { terms: analysis.terms, k: lexicalDepth(limit), ...(timeRange ? { timeRange } : {}) });
-}
-/** How much META trades relevance for variety (λ of MMR). */
-const META_LAMBDA = 0.75;
+type TimeFilter = { from: number; to: number };
 
 /**
  * centroid_aware, the semantic path: the query's meaning (kNN on the embedded query) and its words (BM25) side by
- * side, the way both modes' stores index them, each smoothed by episode context (see withEpisodeContext). The user's centroid picks the mode (see decideCentroidMode):
- * SPECIFIC hands both lists to fusion as they are, nearest first; META asks for many more candidates, fuses
- * them here and re-orders them by maximal marginal relevance so a broad question gets the breadth of the user's
- * memories.
+ * side, the way both modes' stores index them, each list smoothed by episode context (see withEpisodeContext) before
+ * fusion. The user's centroid decides how broad the query is (see decideCentroidMode): META casts a wider net, and
+ * the mmr reranker diversifies the answer after fusion.
+ *
+ * With a time filter (a recipe's semantic.timeFilter and a time range in the query) both lists keep to the range.
+ * When the range leaves fewer memories than the limit, its words may not have been a date after all ("May" the name),
+ * so the unfiltered lists rank too, at half weight.
  */
-export async function centroidAware(
-  { deps, scope, limit }: StrategyContext,
-  analysis: QueryAnalysis,
+export const centroidAware: Strategy = {
+  name: 'centroid_aware',
+  async run(input) {
+    const { config, analysis } = input;
+    const range = config.semantic.timeFilter && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : undefined;
+    // Asked before the embedding is awaited: BM25 runs on this thread while the model's thread embeds the query.
+    const vector = input.queryVector();
+    const lexical = lexicalCandidates(input, range);
+    // When the embedding fails first, nobody awaits the lexical search: its own failure must not go unhandled.
+    lexical.catch(() => undefined);
+    const queryVector = await vector;
+    const decision: CentroidDecision = config.semantic.centroidMode
+      ? { mode: config.semantic.centroidMode, similarity: null, threshold: null, reason: 'chosen by the recipe' }
+      : decideCentroidMode(queryVector, input.deps.centroids ? await input.deps.centroids.get(config.scope) : null);
+    const filtered = await semanticLists(input, queryVector, decision, 1, '', range, lexical);
+    const found = new Set(filtered.lists.flatMap((list) => list.hits.map((hit) => hit.id)));
+    if (!range || found.size >= config.limit) return filtered;
+    const open = await semanticLists(input, queryVector, decision, 0.5, '_unfiltered', undefined);
+    return { ...filtered, lists: [...filtered.lists, ...open.lists], anchors: new Map([...open.anchors, ...filtered.anchors]) };
+  },
+};
+
+/** The kNN and BM25 lists, smoothed by episode context, their weights scaled by `share` and their names suffixed. */
+async function semanticLists(
+  input: TextStrategyInput,
   queryVector: Float32Array,
-  weights: SemanticWeights,
-  options: { mode?: CentroidMode; timeRange?: { from: number; to: number }; lexical?: Promise<ScoredId[]> } = {},
-): Promise<StrategyOutcome & { decision: CentroidDecision }> {
-  const decision: CentroidDecision = options.mode
-    ? { mode: options.mode, similarity: null, threshold: null, reason: 'chosen by the caller' }
-    : decideCentroidMode(queryVector, deps.centroids ? await deps.centroids.get(scope) : null);
-  const plan = CANDIDATES[decision.mode];
-  const k = Math.max(limit * plan.perLimit, plan.floor);
-  const timeRange = options.timeRange;
-  const [nearest, lexicalHits] = await Promise.all([
-    deps.vectors.knn(scope, { vector: queryVector, k, ...(timeRange ? { timeRange } : {}) }),
-    options.lexical ?? lexicalCandidates({ deps, scope, limit }, analysis, timeRange),
-  ]);
+  decision: CentroidDecision,
+  share: number,
+  suffix: string,
+  timeRange: TimeFilter | undefined,
+  lexical?: Promise<ScoredId[]>,
+): Promise<StrategyResult> {
+  const { deps, config } = input;
+  const { scope, limit, depths, weights } = config;
+  const depth = depths.semantic[decision.mode];
+  const k = Math.max(limit * depth.perLimit, depth.floor);
+  const [nearest, lexicalHits] = await Promise.all([deps.vectors.knn(scope, { vector: queryVector, k, ...(timeRange ? { timeRange } : {}) }), lexical ?? lexicalCandidates(input, timeRange)]);
   // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
-  const matching = lexicalHits.slice(0, Math.max(k, LEXICAL_DEPTH));
+  const matching = lexicalHits.slice(0, Math.max(k, depths.lexical));
   const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k);
-  const { dense, lexical } = episode;
-  const details = new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }]));
   const anchor = graphIds.user(scope);
-  const lists = [
-    { name: 'dense', weight: weights.dense, hits: dense, relativeScores: true },
-    { name: 'bm25', weight: weights.bm25, hits: lexical },
+  const lists: RankedList[] = [
+    { name: `dense${suffix}`, weight: weights.dense * share, hits: episode.dense, relativeScores: true },
+    { name: `bm25${suffix}`, weight: weights.bm25 * share, hits: episode.lexical },
   ];
-  const notes = { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k };
-  if (decision.mode === 'SPECIFIC') {
-    return { lists, anchors: new Map([...dense, ...lexical].map((h) => [h.id, anchor])), notes, decision, details };
-  }
-  const fused = fuse(lists);
-  const vectors = new Map((await deps.vectors.get(scope, fused.map((f) => f.id))).map((m) => [m.id, m.vector]));
-  const diversified = maximalMarginalRelevance(fused, vectors, Math.max(limit * 4, 20), META_LAMBDA);
   return {
-    lists: [{ name: 'centroid_aware', weight: weights.dense + weights.bm25, hits: diversified.map((f) => ({ id: f.id, score: f.score })) }],
-    anchors: new Map(diversified.map((f) => [f.id, anchor])),
-    notes,
-    decision,
-    details,
+    lists,
+    anchors: new Map([...episode.dense, ...episode.lexical].map((hit) => [hit.id, anchor])),
+    notes: { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k },
+    details: new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }])),
   };
+}
+
+/**
+ * The semantic path's BM25 list, optionally kept to a time range. Its depth does not depend on the centroid's
+ * decision, so the lexical search can run while the query is being embedded.
+ */
+function lexicalCandidates({ deps, config, analysis }: TextStrategyInput, timeRange: TimeFilter | undefined): Promise<ScoredId[]> {
+  if (analysis.terms.length === 0) return Promise.resolve([]);
+  const { depths, limit } = config;
+  const k = Math.max(depths.lexical, ...Object.values(depths.semantic).map((depth) => Math.max(limit * depth.perLimit, depth.floor)));
+  return deps.vectors.textSearch(config.scope, { terms: analysis.terms, k, ...(timeRange ? { timeRange } : {}) });
 }

@@ -1,6 +1,5 @@
 import { graphIds, type GraphNode, type Scope } from '@memory/ports';
-import type { QueryAnalysis } from '../query-analysis.js';
-import type { StrategyContext, StrategyOutcome } from './types.js';
+import { nothingFound, type SearchDeps, type Strategy, type StrategyResult, type TextStrategyInput } from './strategy.js';
 
 /** How far a second-hop memory (reached through an entity that co-occurs with the anchor) counts next to a direct one. */
 const SECOND_HOP_FACTOR = 0.5;
@@ -30,20 +29,25 @@ const memoryIdOfNode = (nodeId: string) => nodeId.slice('memory:'.length);
  * naming the user's partner reads a few counts, not thousands of memories, and the strategy's cost does not grow
  * with N. A forced entity_anchor lists every anchor's memories, however many.
  */
-export async function entityAnchor({ deps, scope, limit }: StrategyContext, analysis: QueryAnalysis, weight: number, memoryCount: number, forced: boolean): Promise<StrategyOutcome> {
-  const empty: StrategyOutcome = { lists: [], anchors: new Map(), notes: { entities: [] } };
+export const entityAnchor: Strategy = { name: 'entity_anchor', run: (input) => anchorOnEntities(input) };
+
+async function anchorOnEntities({ deps, config, analysis, forced, memoryCount }: TextStrategyInput): Promise<StrategyResult> {
+  const { scope, limit, depths } = config;
+  const weight = config.weights.entity_anchor;
+  const empty = nothingFound({ entities: [] });
   if (!deps.graph || analysis.entityKeys.length === 0) return empty;
   const graph = deps.graph;
-  const entities = dropContained(await graph.findEntities(scope, analysis.entityKeys), scope, analysis.entityKeys);
+  const [found, memories] = await Promise.all([graph.findEntities(scope, analysis.entityKeys), memoryCount()]);
+  const entities = dropContained(found, scope, analysis.entityKeys);
   if (entities.length === 0) return empty;
-  const n = Math.max(memoryCount, 1);
+  const n = Math.max(memories, 1);
   const idf = (df: number) => Math.log(1 + n / Math.max(df, 1));
   const specificityOf = (df: number) => idf(df) / idf(1);
   const mentionCounts = await graph.degrees(scope, entities.map((e) => e.id), 'mentions');
   const dfOf = (entityId: string) => mentionCounts.get(entityId) ?? 0;
   const specificity = Math.max(...entities.map((e) => specificityOf(dfOf(e.id))));
   // In automatic routing an anchor as common as the user's own partner says nothing about this query: it would
-  // only shuffle the semantic ranking (measured: −3 points recall@10 on LoCoMo dev), so it does not vote.
+  // only shuffle the semantic ranking, so it does not vote.
   const votes = forced || specificity >= MIN_SPECIFICITY_TO_VOTE;
   const notes = {
     entities: entities.map((entity) => ({ node: entity.id, name: entity.label, type: entity.entityType, memories: dfOf(entity.id) })),
@@ -94,7 +98,7 @@ export async function entityAnchor({ deps, scope, limit }: StrategyContext, anal
   const hits = [...scores]
     .map(([id, score]) => ({ id, score }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, Math.max(limit * 4, 50));
+    .slice(0, Math.max(limit * depths.listed.perLimit, depths.listed.floor));
   return {
     lists: [{ name: 'entity_anchor', weight: weight * specificity, hits }],
     anchors: new Map([...anchors].map(([id, a]) => [id, a.node])),
@@ -102,7 +106,7 @@ export async function entityAnchor({ deps, scope, limit }: StrategyContext, anal
   };
 }
 
-async function mentioning(graph: NonNullable<StrategyContext['deps']['graph']>, scope: Scope, entityId: string): Promise<string[]> {
+async function mentioning(graph: NonNullable<SearchDeps['graph']>, scope: Scope, entityId: string): Promise<string[]> {
   const neighbours = await graph.neighbours(scope, entityId, { depth: 1, edgeKinds: ['mentions'] });
   return neighbours.filter((n) => n.node.kind === 'memory').map((n) => memoryIdOfNode(n.node.id));
 }

@@ -1,4 +1,4 @@
-import { cosine } from './centroid-mode.js';
+import { cosine } from '../centroid-mode.js';
 
 /**
  * Maximal marginal relevance: picks, one at a time, the candidate that best trades its relevance against its

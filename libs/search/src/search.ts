@@ -1,0 +1,96 @@
+import { graphIds, type Scope, type VectorStore } from '@memory/ports';
+import { SEARCH_MODES, type SearchConfig } from './config.js';
+import { FUSION_METHODS, type Fused } from './fusion.js';
+import { settleImpliedYear } from './implied-year.js';
+import { toPayload } from './payload.js';
+import { analyseQuery, type QueryAnalysis } from './query-analysis.js';
+import { strategiesFor } from './recipes.js';
+import { resolveEventRange } from './relative-to-event.js';
+import { rerank, rerankersFor, type Candidate, type RerankContext } from './rerankers/index.js';
+import type { Routing, SearchHit, SearchResponse } from './response.js';
+import { STRATEGIES, type SearchDeps, type StrategyResult, type TextStrategyInput } from './strategies/index.js';
+
+/**
+ * Search over one end user's memories, one fixed flow for every recipe:
+ *   1. analyse the query (terms, identifiers, entity spans, time) and resolve what needs the user's memories
+ *      (a time relative to an event, a year left implied);
+ *   2. run the strategies the recipe picks for this query, concurrently;
+ *   3. fuse their ranked lists once;
+ *   4. hand the best candidates, with their records, to the recipe's chain of rerankers;
+ *   5. return payloads, with the routing and, when asked, each result's explanation.
+ */
+export async function searchMemories(deps: SearchDeps, config: SearchConfig): Promise<SearchResponse> {
+  const now = (deps.now ?? Date.now)();
+  const { analysis, eventAnchor } = await resolveQuery(deps.vectors, config, now);
+
+  const strategies = strategiesFor(config, analysis);
+  const input = strategyInput(deps, config, analysis);
+  const results = await Promise.all(strategies.map((name) => STRATEGIES[name].run(input)));
+  const fused = FUSION_METHODS[config.fusion](results.flatMap((result) => result.lists));
+
+  const routing: Routing = { recipe: config.name, strategies, ...((SEARCH_MODES as readonly string[]).includes(config.name) ? { mode: config.name } : {}) };
+  if (analysis.relativeToEvent) routing['relativeToEvent'] = { ...analysis.relativeToEvent, anchorMemory: eventAnchor };
+  for (const result of results) Object.assign(routing, result.notes);
+
+  const context: RerankContext = { query: config.query, limit: config.limit, now, centroidMode: routing.centroidMode ?? null, depths: config.depths };
+  const chain = rerankersFor(config.rerankers, context);
+  const poolSize = chain.some((reranker) => reranker.readsWholePool) ? fused.length : config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra;
+  const ranked = rerank(await candidatesOf(deps.vectors, config.scope, fused.slice(0, poolSize)), chain, context);
+
+  const fusedById = new Map(fused.map((f) => [f.id, f]));
+  const data = ranked.map((candidate): SearchHit => {
+    const hit: SearchHit = { id: candidate.id, finalScore: candidate.score, payload: toPayload(candidate.memory), searchedWithNode: searchedWithNode(results, candidate.id, config.scope) };
+    if (config.explain) hit.explain = explanation(candidate, fusedById.get(candidate.id)!, results, config.fusion);
+    return hit;
+  });
+  return { data, routing };
+}
+
+/** Step 1: the query read on its own, then the parts of it only the user's memories can settle. */
+async function resolveQuery(vectors: VectorStore, config: SearchConfig, now: number): Promise<{ analysis: QueryAnalysis; eventAnchor: string | null }> {
+  const analysis = analyseQuery(config.query, { now, timeZone: config.timeZone });
+  const eventRange = analysis.relativeToEvent ? await resolveEventRange(vectors, config.scope, analysis.relativeToEvent) : null;
+  if (eventRange) analysis.timeRange = eventRange.range;
+  if (analysis.timeRange?.yearImplied) analysis.timeRange = await settleImpliedYear(vectors, config.scope, analysis.timeRange);
+  return { analysis, eventAnchor: eventRange?.anchor ?? null };
+}
+
+function strategyInput(deps: SearchDeps, config: SearchConfig, analysis: QueryAnalysis): TextStrategyInput {
+  let vector: Promise<Float32Array> | null = null;
+  let count: Promise<number> | null = null;
+  return {
+    deps,
+    config,
+    analysis,
+    forced: config.name === 'forced',
+    queryVector: () => (vector ??= deps.embedder.embed([config.query], 'query').then(([embedded]) => embedded!)),
+    memoryCount: () => (count ??= deps.vectors.count(config.scope)),
+  };
+}
+
+/** The fused memories with their records, in fused order; one deleted since it was indexed is left out. */
+export async function candidatesOf(vectors: VectorStore, scope: Scope, fused: readonly Fused[]): Promise<Candidate[]> {
+  const memories = new Map((await vectors.get(scope, fused.map((f) => f.id))).map((m) => [m.id, m]));
+  return fused.flatMap((f) => {
+    const memory = memories.get(f.id);
+    return memory ? [{ id: f.id, memory, score: f.score, steps: {} }] : [];
+  });
+}
+
+/** The graph node of the strategy that contributed most to this memory (the user's node when none names one). */
+function searchedWithNode(results: readonly StrategyResult[], id: string, scope: Scope): string {
+  let best: { node: string; share: number } | null = null;
+  for (const result of results) {
+    const node = result.anchors.get(id);
+    if (!node) continue;
+    const share = result.lists.reduce((sum, list) => sum + (list.hits.some((hit) => hit.id === id) ? list.weight : 0), 0);
+    if (!best || share > best.share) best = { node, share };
+  }
+  return best?.node ?? graphIds.user(scope);
+}
+
+/** options.explain, in the flow's order: each list's rank and score, what strategies add, the fusion, each reranker. */
+function explanation(candidate: Candidate, fused: Fused, results: readonly StrategyResult[], method: string): Record<string, unknown> {
+  const details = Object.assign({}, ...results.map((result) => result.details?.get(candidate.id) ?? {})) as Record<string, unknown>;
+  return { strategies: fused.contributions, ...details, fusion: { method, score: fused.score }, rerankers: candidate.steps, finalScore: candidate.score };
+}
