@@ -1,5 +1,5 @@
 import { RequestError } from '@memory/platform';
-import { searchLimit } from '@memory/search';
+import { parseSearchFilters, searchLimit } from '@memory/search';
 import { isValidTimeZone } from '@memory/temporal';
 import { REQUEST_LIMITS } from './limits.js';
 import { validateMetadata } from './metadata.js';
@@ -90,7 +90,8 @@ export type TextIngestRequest = ReturnType<typeof validateTextIngest>;
 export function validateImageSearch(body: unknown) {
   const root = objectOf(body, 'body');
   const options = root['options'] === undefined ? {} : objectOf(root['options'], 'options');
-  return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(options) };
+  const filter = parseSearchFilters(root['filters']);
+  return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(options), ...(filter ? { filter } : {}) };
 }
 
 function objectOf(value: unknown, name: string): Record<string, unknown> {

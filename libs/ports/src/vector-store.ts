@@ -50,6 +50,11 @@ export interface VectorStore {
   findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]>;
   /** Memories whose event times (or creation time, when they have none) overlap [from, to), nearest its middle first. */
   inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number, filter?: MemoryFilter): Promise<TimedId[]>;
+  /**
+   * Which of these memories pass the filter, in the order given; ids the store does not hold are left out. For
+   * candidates found elsewhere (the graph), so they are filtered before they are ranked, as the store's own queries are.
+   */
+  matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]>;
   /** When each of these memories was created (ms epoch); ids the store does not hold are left out. */
   creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>>;
   /**

@@ -24,7 +24,15 @@ describe('search config', () => {
     expect(modeSearch({ mode: 'hybrid', query: 'q' }).rerankers).to.include('sentiment');
   });
 
+  it('carries the filters of either route into the config', () => {
+    expect(search({ query: 'q', filters: { memory_type: 'fact' } }).filter).to.deep.equal({ memoryTypes: ['fact'] });
+    expect(modeSearch({ mode: 'factual', query: 'q', filters: { metadata: { project: { in: ['a', 'b'] } } } }).filter).to.deep.equal({ metadata: { project: ['a', 'b'] } });
+    expect(search({ query: 'q', filters: {} })).to.not.have.property('filter');
+  });
+
   it('answers each invalid field with its code', () => {
+    expect(requestErrorOf(() => search({ query: 'q', filters: { memory_type: 1 } }))).to.equal('400 FILTER.INVALID');
+    expect(requestErrorOf(() => modeSearch({ mode: 'hybrid', query: 'q', filters: { type: 'fact' } }))).to.equal('400 FILTER.UNKNOWN_FIELD');
     expect(requestErrorOf(() => search({ query: 'q', strategy: 'semantic' }))).to.equal('400 SEARCH.UNKNOWN_STRATEGY');
     expect(requestErrorOf(() => search({ query: 'q', options: { limit: 0 } }))).to.equal('400 SEARCH.INVALID_LIMIT');
     expect(requestErrorOf(() => search({ query: 'q', options: { limit: 2.5 } }))).to.equal('400 SEARCH.INVALID_LIMIT');

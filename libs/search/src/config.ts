@@ -1,5 +1,6 @@
-import type { Scope } from '@memory/ports';
+import type { MemoryFilter, Scope } from '@memory/ports';
 import { RequestError } from '@memory/platform';
+import { parseSearchFilters } from './filters.js';
 import { RECIPES, forcedRecipe, type Recipe, type RecipeName } from './recipes.js';
 import { STRATEGY_NAMES, type StrategyName } from './strategies/names.js';
 
@@ -25,6 +26,8 @@ export interface SearchConfig extends Recipe {
   explain: boolean;
   /** IANA zone the query's dates are read in ("yesterday" ends at the user's midnight). */
   timeZone: string;
+  /** Only memories passing it are found: every strategy hands it to the store queries it makes (see filters.ts). */
+  filter?: MemoryFilter;
 }
 
 /** What the HTTP layer knows beside the body: whose memories, the zone of their dates, and the route's mode. */
@@ -50,6 +53,7 @@ export function searchConfig(body: unknown, context: SearchContext): SearchConfi
   const explain = options['explain'] ?? false;
   if (typeof explain !== 'boolean') throw new RequestError(400, 'SEARCH.INVALID_FIELD', 'options.explain must be true or false');
   const recipe = context.route === 'mode_search' ? RECIPES[modeOf(root['mode'])] : strategyRecipe(root['strategy']);
+  const filter = parseSearchFilters(root['filters']);
   return {
     ...recipe,
     rerankers: useDynamicScoring ? recipe.rerankers : recipe.rerankers.filter((name) => name !== 'dynamic_scoring'),
@@ -58,6 +62,7 @@ export function searchConfig(body: unknown, context: SearchContext): SearchConfi
     limit: searchLimit(options),
     explain,
     timeZone: context.timeZone ?? 'UTC',
+    ...(filter ? { filter } : {}),
   };
 }
 

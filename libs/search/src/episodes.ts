@@ -1,4 +1,4 @@
-import type { Scope, ScoredId, VectorStore } from '@memory/ports';
+import type { MemoryFilter, Scope, ScoredId, VectorStore } from '@memory/ports';
 
 /**
  * Episode context: memories recorded within `windowMs` of each other belong to one exchange (a question and its
@@ -45,6 +45,7 @@ export async function withEpisodeContext(
   dense: ScoredId[],
   lexical: ScoredId[],
   k: number,
+  filter?: MemoryFilter,
   options: Partial<EpisodeOptions> = {},
 ): Promise<EpisodeLists> {
   const { windowMs, weight, seeds, maxPool, neighbours: span } = { ...EPISODE_DEFAULTS, ...options };
@@ -52,7 +53,8 @@ export async function withEpisodeContext(
   if (seedIds.length === 0 || weight === 0) return { dense, lexical, boosts: new Map() };
   // Times and scores only: no memory (and no vector) is read back for this.
   const seedTimes = await vectors.creationTimes(scope, seedIds);
-  const near = await vectors.createdNear(scope, [...seedTimes.values()], windowMs, maxPool);
+  // Neighbours join the lists, so they pass the same filter as the memories they neighbour.
+  const near = await vectors.createdNear(scope, [...seedTimes.values()], windowMs, maxPool, filter);
   const createdAt = new Map([...seedTimes, ...near.map((n) => [n.id, n.time] as const)]);
   const denseScore = new Map(dense.map((h) => [h.id, h.score]));
   const unscored = [...createdAt.keys()].filter((id) => !denseScore.has(id));

@@ -1,5 +1,5 @@
 import { analyzeImage, type Ocr } from '@memory/image-analysis';
-import { graphIds, type Embedder, type Scope, type VectorStore } from '@memory/ports';
+import { graphIds, type Embedder, type MemoryFilter, type Scope, type VectorStore } from '@memory/ports';
 import { FUSION_METHODS, type FusionMethod } from './fusion.js';
 import { toPayload } from './payload.js';
 import { bestFirst } from './rerankers/index.js';
@@ -18,6 +18,8 @@ export interface ImageSearchConfig {
   scope: Scope;
   image: Buffer;
   limit: number;
+  /** Only memories passing it, in both stores' kNN (see filters.ts). */
+  filter?: MemoryFilter;
 }
 
 interface ImageStrategyInput {
@@ -32,7 +34,7 @@ const visualSimilarity: Strategy<ImageStrategyInput> = {
   name: 'visual_similarity',
   async run({ deps, config, k }) {
     const features = await analyzeImage(config.image, { now: 0 });
-    const hits = await deps.visualVectors.knn(config.scope, { vector: Float32Array.from(features.visualDescriptor), k });
+    const hits = await deps.visualVectors.knn(config.scope, { vector: Float32Array.from(features.visualDescriptor), k, filter: config.filter });
     return { lists: [{ name: 'visual_similarity', weight: IMAGE_RECIPE.weights.visual_similarity, hits }], anchors: new Map(), notes: {} };
   },
 };
@@ -44,7 +46,7 @@ const imageText: Strategy<ImageStrategyInput> = {
     const text = (await deps.ocr.read(config.image)).text.trim();
     if (!text) return { lists: [], anchors: new Map(), notes: {} };
     const [queryVector] = await deps.embedder.embed([text], 'query');
-    const hits = await deps.vectors.knn(config.scope, { vector: queryVector!, k });
+    const hits = await deps.vectors.knn(config.scope, { vector: queryVector!, k, filter: config.filter });
     return { lists: [{ name: 'image_text', weight: IMAGE_RECIPE.weights.image_text, hits }], anchors: new Map(), notes: {} };
   },
 };

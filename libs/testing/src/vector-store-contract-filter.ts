@@ -16,7 +16,7 @@ export interface FilterContractContext {
 }
 
 /**
- * The memory filter on every query search uses (knn, textSearch, findByIdentifiers, inTimeRange, createdNear), part
+ * The memory filter on every query search uses (knn, textSearch, findByIdentifiers, inTimeRange, createdNear, matching), part
  * of the VectorStore contract: each kind of condition means what matchesFilter says, and the filter is applied
  * inside the query, so the k best matching memories come back when the unfiltered k best all fail it.
  */
@@ -148,6 +148,20 @@ export function describeFilters(context: FilterContractContext): void {
       });
     });
 
+    it('tells which of some memories pass a filter, in the order given, leaving out unknown and other users\' ids', async () => {
+      const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
+      await store.upsert([
+        memory(scope, 'a', { metadata: { project: 'apollo' } }),
+        memory(scope, 'b', { metadata: { project: 'gemini' } }),
+        memory(scope, 'c', { metadata: { project: 'apollo' }, memoryType: 'plan' }),
+      ]);
+      await store.upsert([memory(otherUser, 'theirs', { metadata: { project: 'apollo' } })]);
+      const filter = { metadata: { project: ['apollo'] } };
+      expect(await store.matching(scope, ['c', 'theirs', 'b', 'missing', 'a'], filter)).to.deep.equal(['c', 'a']);
+      expect(await store.matching(scope, ['a', 'c'], { ...filter, memoryTypes: ['plan'] })).to.deep.equal(['c']);
+      expect(await store.matching(scope, [], filter)).to.deep.equal([]);
+    });
+
     it('follows writes: a memory updated out of the filter leaves it, one deleted is gone', async () => {
       await store.upsert([memory(scope, 'x', { vector: axis(0), metadata: { project: 'apollo' } }), memory(scope, 'y', { vector: axis(0), metadata: { project: 'apollo' } })]);
       const filter = { metadata: { project: ['apollo'] } };
@@ -164,6 +178,7 @@ export function describeFilters(context: FilterContractContext): void {
       await expectCode(store.findByIdentifiers(scope, ['x'], 1, bad), 'VECTORS.INVALID_QUERY');
       await expectCode(store.inTimeRange(scope, { from: 0, to: 1 }, 1, bad), 'VECTORS.INVALID_QUERY');
       await expectCode(store.createdNear(scope, [0], 1, 1, bad), 'VECTORS.INVALID_QUERY');
+      await expectCode(store.matching(scope, ['x'], bad), 'VECTORS.INVALID_QUERY');
     });
   });
 }

@@ -142,6 +142,17 @@ export function identifiersRequest(index: string, scope: Scope, identifiers: str
   };
 }
 
+/** Which of some memories of one end user pass a filter (at most MAX_CANDIDATES ids a request). */
+export function matchingRequest(index: string, scope: Scope, ids: string[], filter: MemoryFilter): estypes.SearchRequest {
+  return {
+    index,
+    query: { bool: { filter: [...scopedFilter(scope, filter), { terms: { id: ids } }] } },
+    size: Math.min(ids.length, MAX_CANDIDATES),
+    ...ID_FIELDS,
+    track_total_hits: false,
+  };
+}
+
 /** The creation times of some memories of one end user, without their vectors. */
 export function creationTimesRequest(index: string, scope: Scope, ids: string[]): estypes.SearchRequest {
   return {

@@ -8,8 +8,8 @@ import { call } from './errors.js';
 import { searchInTimeRange } from './in-time-range.js';
 import { fromListedDocument, fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
-import type { ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { MAX_CANDIDATES, type ElasticsearchStoresSettings } from './options.js';
+import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest } from './queries.js';
 import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
 import { checkIdentifiers, checkIds, checkInstants, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
@@ -121,6 +121,20 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkLimit(limit);
     checkFilter(filter);
     return searchInTimeRange(this.client, this.index, scope, range, limit, filter);
+  }
+
+  async matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    checkFilter(filter);
+    const passing = new Set<string>();
+    for (let start = 0; start < unique.length; start += MAX_CANDIDATES) {
+      const request = matchingRequest(this.index, scope, unique.slice(start, start + MAX_CANDIDATES), filter);
+      const response = await call('VECTORS', `filter memories in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
+      for (const hit of response.hits.hits) passing.add(hitId(hit));
+    }
+    return unique.filter((id) => passing.has(id));
   }
 
   async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {

@@ -153,6 +153,17 @@ export class EmbeddedVectorStore implements VectorStore {
     return index.inTimeRange(range, limit, filter);
   }
 
+  async matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    checkFilter(filter);
+    const index = unique.length === 0 ? null : this.indexFor(scope);
+    if (!index) return [];
+    this.loadFacts(scope, index);
+    return unique.filter((id) => index.passes(id, filter));
+  }
+
   async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {
     this.checkOpen();
     checkScope(scope);

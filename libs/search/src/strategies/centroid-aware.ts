@@ -12,6 +12,7 @@ type TimeFilter = { from: number; to: number };
  * fusion. The user's centroid decides how broad the query is (see decideCentroidMode): META casts a wider net, and
  * the mmr reranker diversifies the answer after fusion.
  *
+ * Both lists, and the episode neighbours, keep to the request's filter (config.filter), inside the store's query.
  * With a time filter (a recipe's semantic.timeFilter and a time range in the query) both lists keep to the range.
  * When the range leaves fewer memories than the limit, its words may not have been a date after all ("May" the name),
  * so the unfiltered lists rank too, at half weight.
@@ -52,10 +53,10 @@ async function semanticLists(
   const { scope, limit, depths, weights } = config;
   const depth = depths.semantic[decision.mode];
   const k = Math.max(limit * depth.perLimit, depth.floor);
-  const [nearest, lexicalHits] = await Promise.all([deps.vectors.knn(scope, { vector: queryVector, k, ...(timeRange ? { timeRange } : {}) }), lexical ?? lexicalCandidates(input, timeRange)]);
+  const [nearest, lexicalHits] = await Promise.all([deps.vectors.knn(scope, { vector: queryVector, k, timeRange, filter: config.filter }), lexical ?? lexicalCandidates(input, timeRange)]);
   // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
   const matching = lexicalHits.slice(0, Math.max(k, depths.lexical));
-  const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k);
+  const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k, config.filter);
   const anchor = graphIds.user(scope);
   const lists: RankedList[] = [
     { name: `dense${suffix}`, weight: weights.dense * share, hits: episode.dense, relativeScores: true },
@@ -77,5 +78,5 @@ function lexicalCandidates({ deps, config, analysis }: TextStrategyInput, timeRa
   if (analysis.terms.length === 0) return Promise.resolve([]);
   const { depths, limit } = config;
   const k = Math.max(depths.lexical, ...Object.values(depths.semantic).map((depth) => Math.max(limit * depth.perLimit, depth.floor)));
-  return deps.vectors.textSearch(config.scope, { terms: analysis.terms, k, ...(timeRange ? { timeRange } : {}) });
+  return deps.vectors.textSearch(config.scope, { terms: analysis.terms, k, timeRange, filter: config.filter });
 }

@@ -95,7 +95,10 @@ async function anchorOnEntities({ deps, config, analysis, forced, memoryCount }:
     for (const memoryId of memories) if (!scores.has(memoryId) || anchors.get(memoryId)!.node === entityId) credit(memoryId, strength, entityId);
   }
 
+  // The graph knows no filter: the store says which of the scored memories pass it, before the list is cut.
+  const passing = config.filter ? new Set(await deps.vectors.matching(scope, [...scores.keys()], config.filter)) : null;
   const hits = [...scores]
+    .filter(([id]) => !passing || passing.has(id))
     .map(([id, score]) => ({ id, score }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, Math.max(limit * depths.listed.perLimit, depths.listed.floor));

@@ -12,7 +12,7 @@ export const temporalRange: Strategy = {
     const range = analysis.timeRange;
     if (!range) return nothingFound({ timeRange: null });
     const { scope, limit, weights, depths } = config;
-    const found = await deps.vectors.inTimeRange(scope, range, Math.max(limit * depths.listed.perLimit, depths.listed.floor));
+    const found = await deps.vectors.inTimeRange(scope, range, Math.max(limit * depths.listed.perLimit, depths.listed.floor), config.filter);
     const middle = (range.from + range.to) / 2;
     const halfWidth = Math.max(1, (range.to - range.from) / 2);
     const anchor = graphIds.user(scope);
