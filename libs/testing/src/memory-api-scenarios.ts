@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { caller, waitForJob, type HasUrl } from './http-caller.js';
+import { describeSearchFilterScenarios } from './search-filter-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 
 /** A running service under test: memoryd, or the distributed mode's processes behind their edge. */
@@ -19,7 +20,7 @@ export interface ServiceUnderTest extends HasUrl {
 
 /**
  * The API scenarios every way of running the service must pass, over HTTP: ingest to search with the payload,
- * backfilled timestamps, job ids, limits, strategies, every error, and tenancy.
+ * backfilled timestamps, job ids, limits, strategies, search filters, every error, and tenancy.
  */
 export function describeMemoryApiScenarios(title: string, service: ServiceUnderTest): void {
   describe(title, function () {
@@ -129,6 +130,8 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
       expect((await alice().post('/v1/memories/search', { mode: 'conceptual', query: 'travel' })).body.routing.centroidMode).to.equal('META');
       expect((await alice().post('/v1/memories/search', { mode: 'factual', query: 'travel' })).body.routing.centroidMode).to.equal('SPECIFIC');
     });
+
+    describeSearchFilterScenarios(service);
 
     describe('errors', () => {
       const expectError = (res: { status: number; body: any }, status: number, code: string) => {
