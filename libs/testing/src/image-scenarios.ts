@@ -55,13 +55,21 @@ export function describeImageScenarios(title: string, service: ServiceUnderTest)
 
     it('ranks the original first for a near-duplicate query image, above a different picture', async () => {
       const landscape = await frank().post('/v1/memory/image', { imageData: (await drawLandscape()).toString('base64'), userContext: 'View from the cabin' });
-      expect((await waitForJob(frank(), landscape.body.jobId, 120_000)).status).to.equal('Completed');
-      const found = await frank().post('/v1/search', { queryImage: (await nearDuplicate(receipt)).toString('base64'), options: { limit: 3 } });
+      const landscapeJob = await waitForJob(frank(), landscape.body.jobId, 120_000);
+      expect(landscapeJob.status).to.equal('Completed');
+      const queryImage = (await nearDuplicate(receipt)).toString('base64');
+      const found = await frank().post('/v1/search', { queryImage, options: { limit: 3 } });
       expect(found.status, JSON.stringify(found.body)).to.equal(200);
       expect(found.body.data[0].id).to.equal(receiptJob.memoryIds[0]);
       expect(found.body.data[0].finalScore).to.be.within(0.9, 1);
       const other = found.body.data.find((m: any) => m.id !== receiptJob.memoryIds[0]);
       if (other) expect(other.finalScore).to.be.below(found.body.data[0].finalScore);
+      // Filters apply inside both kNN searches: the look-alike receipt is left out, the other picture found.
+      const filtered = await frank().post('/v1/search', { queryImage, options: { limit: 3 }, filters: { job_id: landscape.body.jobId } });
+      expect(filtered.status, JSON.stringify(filtered.body)).to.equal(200);
+      expect(filtered.body.data.map((m: any) => m.id)).to.deep.equal(landscapeJob.memoryIds);
+      expect((await frank().post('/v1/search', { queryImage, filters: { memory_type: 'document_page' } })).body.data).to.deep.equal([]);
+      expect((await frank().post('/v1/search', { queryImage, filters: { memory_typ: 'image' } })).body.error.code).to.equal('FILTER.UNKNOWN_FIELD');
     });
 
     it('refuses what is not an acceptable image, with the status and code that say why', async () => {
