@@ -64,18 +64,22 @@ describe('vectors-embedded', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('matches a brute-force ranking on an index large enough for the SIMD kernel, through deletes and a reopen', async function () {
+  it('matches a brute-force ranking on an index large enough for the SIMD kernel, filtered or not, through deletes and a reopen', async function () {
     this.timeout(60_000);
     const scope = freshScope();
     const dims = 384;
     const vectors = randomUnitVectors(3_000, dims, 7);
     const byId = new Map(vectors.map((v, i) => [`m${String(i).padStart(5, '0')}`, v]));
-    await store.upsert([...byId].map(([id, vector]) => memoryRecord(scope, id, dims, { vector })));
+    const projectOf = (id: string) => `p${Number(id.slice(1)) % 7}`;
+    await store.upsert([...byId].map(([id, vector]) => memoryRecord(scope, id, dims, { vector, metadata: { project: projectOf(id) } })));
     const queries = randomUnitVectors(5, dims, 99);
     const check = async () => {
+      const inProject = new Map([...byId].filter(([id]) => projectOf(id) === 'p3'));
       for (const query of queries) {
         const hits = await store.knn(scope, { vector: query, k: 10 });
         expect(hits.map((h) => h.id)).to.deep.equal(bruteForce(byId, query, 10));
+        const filtered = await store.knn(scope, { vector: query, k: 10, filter: { metadata: { project: ['p3'] } } });
+        expect(filtered.map((h) => h.id), 'the 10 nearest of the filtered rows').to.deep.equal(bruteForce(inProject, query, 10));
       }
     };
     await check();
