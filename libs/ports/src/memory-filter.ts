@@ -41,20 +41,43 @@ const inCreated = (range: TimeRange, createdAt: number) => createdAt >= range.fr
 
 /** Whether the memory passes the filter: the meaning every store's filtered queries implement. */
 export function matchesFilter(filter: MemoryFilter, memory: FilterFacts): boolean {
-  if (filter.memoryTypes && !filter.memoryTypes.includes(memory.memoryType)) return false;
-  if (filter.jobIds && !filter.jobIds.includes(memory.jobId)) return false;
-  if (filter.created && !inCreated(filter.created, memory.createdAt)) return false;
-  if (filter.events && momentInRange(filter.events, memory) === null) return false;
-  if (filter.metadata) {
-    const stored = memory.metadata ?? {};
-    for (const [key, texts] of Object.entries(filter.metadata)) {
-      const value = Object.hasOwn(stored, key) ? stored[key] : undefined;
-      if (value === undefined || !texts.includes(metadataValueText(value))) return false;
-    }
+  return filterPredicate(filter)(memory);
+}
+
+/**
+ * The filter as a predicate (matchesFilter's meaning), its lists turned into sets and its metadata into entries
+ * once, for a store that decides it for many memories in one query.
+ */
+export function filterPredicate(filter: MemoryFilter): (memory: FilterFacts) => boolean {
+  const conditions: Array<(memory: FilterFacts) => boolean> = [];
+  const { memoryTypes, jobIds, created, events, metadata, any, not } = filter;
+  if (memoryTypes) {
+    const types = new Set(memoryTypes);
+    conditions.push((memory) => types.has(memory.memoryType));
   }
-  if (filter.any && !filter.any.some((alternative) => matchesFilter(alternative, memory))) return false;
-  if (filter.not && matchesFilter(filter.not, memory)) return false;
-  return true;
+  if (jobIds) {
+    const jobs = new Set(jobIds);
+    conditions.push((memory) => jobs.has(memory.jobId));
+  }
+  if (created) conditions.push((memory) => inCreated(created, memory.createdAt));
+  if (events) conditions.push((memory) => momentInRange(events, memory) !== null);
+  for (const [key, texts] of Object.entries(metadata ?? {})) {
+    const accepted = new Set(texts);
+    conditions.push((memory) => {
+      const stored = memory.metadata;
+      const value = stored && Object.hasOwn(stored, key) ? stored[key] : undefined;
+      return value !== undefined && accepted.has(metadataValueText(value));
+    });
+  }
+  if (any) {
+    const alternatives = any.map(filterPredicate);
+    conditions.push((memory) => alternatives.some((alternative) => alternative(memory)));
+  }
+  if (not) {
+    const excluded = filterPredicate(not);
+    conditions.push((memory) => !excluded(memory));
+  }
+  return (memory) => conditions.every((condition) => condition(memory));
 }
 
 const isRange = (range: unknown): boolean => {

@@ -1,4 +1,4 @@
-import { compareNewestFirst, matchesFilter, rangeMiddle, type FilterFacts, type ListPosition, type MemoryFilter, type ScoredId, type TimedId } from '@memory/ports';
+import { compareNewestFirst, filterPredicate, rangeMiddle, type FilterFacts, type ListPosition, type MemoryFilter, type ScoredId, type TimedId } from '@memory/ports';
 import { CreationOrder } from './creation-order.js';
 import { IntervalIndex } from './interval-index.js';
 import { createBlock, paddedStride, writeNormalised, type VectorBlock } from './vector-block.js';
@@ -12,6 +12,8 @@ const INITIAL_CAPACITY = 64;
  * on 100k bge-small vectors, largest score error 0.007; see the README's Performance section).
  */
 const candidatesFor = (k: number) => 2 * k + 64;
+/** Runs of marked rows shorter than this on average are scored as one span (see forEachRun). */
+const MIN_MEAN_SPAN = 16;
 
 /**
  * The in-memory kNN index of one end user: unit-length rows in one contiguous block (grown by doubling), the
@@ -121,15 +123,21 @@ export class ScopeIndex {
     this.factsComplete = true;
   }
 
-  /** Whether the memory is in the index and passes the filter (the facts must be loaded: see filterable). */
-  passes(id: string, filter: MemoryFilter): boolean {
-    const slot = this.slotOf.get(id);
-    return slot !== undefined && this.slotPasses(slot, filter);
+  /** Which memories are in the index and pass the filter (the facts must be loaded: see filterable). */
+  passing(filter: MemoryFilter): (id: string) => boolean {
+    const passes = this.slotPredicate(filter);
+    return (id) => {
+      const slot = this.slotOf.get(id);
+      return slot !== undefined && passes(slot);
+    };
   }
 
-  private slotPasses(slot: number, filter: MemoryFilter): boolean {
-    const facts = this.facts[slot];
-    return facts != null && matchesFilter(filter, facts);
+  private slotPredicate(filter: MemoryFilter): (slot: number) => boolean {
+    const matches = filterPredicate(filter);
+    return (slot) => {
+      const facts = this.facts[slot];
+      return facts != null && matches(facts);
+    };
   }
 
   /**
@@ -147,13 +155,13 @@ export class ScopeIndex {
     if (!block.quantised) {
       this.forEachRun(size, marks, (start, end) => {
         block.score(start, end - start);
-        offerRun(top, block.scores, start, end);
+        offerRun(top, block.scores, start, end, marks);
       });
     } else {
       const candidates = new TopK(Math.min(candidatesFor(k), size), this.byId);
       this.forEachRun(size, marks, (start, end) => {
         block.scoreApproximate(start, end - start);
-        offerRun(candidates, block.scores, start, end);
+        offerRun(candidates, block.scores, start, end, marks);
       });
       for (const { slot } of candidates.drain()) top.offer(block.exactScore(slot), slot);
     }
@@ -182,13 +190,23 @@ export class ScopeIndex {
   private passingRows(size: number, range: TimeRange | undefined, filter: MemoryFilter | undefined): Uint8Array | undefined {
     if (!range && !filter) return undefined;
     const marks = range ? this.byTime.matching(range, size) : new Uint8Array(size).fill(1);
-    if (filter) for (let slot = 0; slot < size; slot++) if (marks[slot] === 1 && !this.slotPasses(slot, filter)) marks[slot] = 0;
+    if (filter) {
+      const passes = this.slotPredicate(filter);
+      for (let slot = 0; slot < size; slot++) if (marks[slot] === 1 && !passes(slot)) marks[slot] = 0;
+    }
     return marks;
   }
 
-  /** Calls `visit` for [0, size), or for each run of consecutive marked rows. */
+  /**
+   * Calls `visit` for the spans of rows to score: [0, size), or each run of consecutive marked rows. Marks scattered
+   * in short runs (a metadata filter, unlike a time range, rarely matches neighbouring rows) are visited as one span,
+   * since a call per run of a row or two costs more than scoring the rows between; offerRun skips unmarked rows.
+   */
   private forEachRun(size: number, marks: Uint8Array | undefined, visit: (start: number, end: number) => void): void {
     if (!marks) return visit(0, size);
+    let runs = 0;
+    for (let slot = 0; slot < size; slot++) if (marks[slot] === 1 && (slot === 0 || marks[slot - 1] !== 1)) runs++;
+    if (runs * MIN_MEAN_SPAN > size) return visit(0, size);
     // Score only the runs of rows that pass: a narrow filter then costs far less than a full scan.
     let runStart = -1;
     for (let slot = 0; slot <= size; slot++) {
@@ -222,8 +240,9 @@ export class ScopeIndex {
     const middle = rangeMiddle(range);
     const nearest = new TopK(Math.min(limit, size), this.byId);
     const momentOf = new Map<number, number>();
+    const passes = filter ? this.slotPredicate(filter) : null;
     this.byTime.forEachMoment(range, size, (slot, moment) => {
-      if (filter && !this.slotPasses(slot, filter)) return;
+      if (passes && !passes(slot)) return;
       // Closer is better (distanceFromMiddle); every memory of a half-open range is infinitely far, and ids decide.
       const closeness = -Math.abs(moment - middle);
       if (closeness < nearest.floor) return;
@@ -235,7 +254,7 @@ export class ScopeIndex {
 
   /** Memories created within windowMs of one of the instants and passing the filter, oldest first (ties by id), at most `limit`. */
   createdNear(instants: readonly number[], windowMs: number, limit: number, filter?: MemoryFilter): TimedId[] {
-    const accept = filter ? (slot: number) => this.slotPasses(slot, filter) : undefined;
+    const accept = filter ? this.slotPredicate(filter) : undefined;
     return this.byCreation.near(instants, windowMs, limit, accept).map((slot) => ({ id: this.ids[slot] as string, time: this.createdAt[slot] as number }));
   }
 
@@ -274,11 +293,12 @@ export class ScopeIndex {
   }
 }
 
-function offerRun(top: TopK, scores: Float32Array, start: number, end: number): void {
+/** Offers the scored rows of [start, end) to `top`, only the marked ones when there are marks. */
+function offerRun(top: TopK, scores: Float32Array, start: number, end: number, marks: Uint8Array | undefined): void {
   let floor = top.floor;
   for (let slot = start; slot < end; slot++) {
     const score = scores[slot] as number;
-    if (score >= floor) {
+    if (score >= floor && (!marks || marks[slot] === 1)) {
       top.offer(score, slot);
       floor = top.floor;
     }

@@ -95,13 +95,13 @@ export class EmbeddedVectorStore implements VectorStore {
     checkScope(scope);
     checkQuery(query);
     if (query.k === 0) return [];
-    const index = this.indexFor(scope);
+    const { timeRange: range, filter } = query;
+    const index = this.indexFor(scope, filter);
     if (!index || index.size === 0) return [];
     if (query.vector.length !== index.dims) throw dimensionMismatch(scope, index.dims, query.vector.length);
-    const { timeRange: range, filter } = query;
-    if (filter) this.loadFacts(scope, index);
     if (query.ids) {
-      const wanted = query.ids.filter((id) => (!range || index.inRange(id, range)) && (!filter || index.passes(id, filter)));
+      const passes = filter ? index.passing(filter) : null;
+      const wanted = query.ids.filter((id) => (!range || index.inRange(id, range)) && (!passes || passes(id)));
       return index.scoreIds(query.vector, wanted).slice(0, query.k);
     }
     return index.search(query.vector, query.k, range, filter);
@@ -115,10 +115,10 @@ export class EmbeddedVectorStore implements VectorStore {
     const lexical = this.lexicalFor(scope);
     const { timeRange: range, filter } = query;
     if (!range && !filter) return lexical.search(query.terms, query.k);
-    const index = this.indexFor(scope);
+    const index = this.indexFor(scope, filter);
     if (!index) return [];
-    if (filter) this.loadFacts(scope, index);
-    return lexical.search(query.terms, query.k, (id) => (!range || index.inRange(id, range)) && (!filter || index.passes(id, filter)));
+    const passes = filter ? index.passing(filter) : null;
+    return lexical.search(query.terms, query.k, (id) => (!range || index.inRange(id, range)) && (!passes || passes(id)));
   }
 
   async findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]> {
@@ -129,10 +129,9 @@ export class EmbeddedVectorStore implements VectorStore {
     if (limit === 0 || identifiers.length === 0) return [];
     let found = this.lexicalFor(scope).lookup(identifiers);
     if (filter) {
-      const index = this.indexFor(scope);
+      const index = this.indexFor(scope, filter);
       if (!index) return [];
-      this.loadFacts(scope, index);
-      found = found.filter((id) => index.passes(id, filter));
+      found = found.filter(index.passing(filter));
     }
     if (found.length <= limit) return found;
     // Newest first when there are more than asked for, as the Elasticsearch store orders them.
@@ -147,10 +146,7 @@ export class EmbeddedVectorStore implements VectorStore {
     checkLimit(limit);
     checkFilter(filter);
     if (limit === 0) return [];
-    const index = this.indexFor(scope);
-    if (!index) return [];
-    if (filter) this.loadFacts(scope, index);
-    return index.inTimeRange(range, limit, filter);
+    return this.indexFor(scope, filter)?.inTimeRange(range, limit, filter) ?? [];
   }
 
   async matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]> {
@@ -158,10 +154,9 @@ export class EmbeddedVectorStore implements VectorStore {
     checkScope(scope);
     const unique = checkIds(ids);
     checkFilter(filter);
-    const index = unique.length === 0 ? null : this.indexFor(scope);
+    const index = unique.length === 0 ? null : this.indexFor(scope, filter);
     if (!index) return [];
-    this.loadFacts(scope, index);
-    return unique.filter((id) => index.passes(id, filter));
+    return unique.filter(index.passing(filter));
   }
 
   async creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>> {
@@ -183,10 +178,7 @@ export class EmbeddedVectorStore implements VectorStore {
     checkLimit(limit);
     checkFilter(filter);
     if (limit === 0 || instants.length === 0) return [];
-    const index = this.indexFor(scope);
-    if (!index) return [];
-    if (filter) this.loadFacts(scope, index);
-    return index.createdNear(instants, windowMs, limit, filter);
+    return this.indexFor(scope, filter)?.createdNear(instants, windowMs, limit, filter) ?? [];
   }
 
   /**
@@ -285,20 +277,22 @@ export class EmbeddedVectorStore implements VectorStore {
     if (this.closed) throw new MemoryServiceError('VECTORS.CLOSED', 'the vector store is closed');
   }
 
-  private indexFor(scope: Scope): ScopeIndex | null {
+  /** The end user's kNN index, loaded on first use; able to decide `filter` (its facts loaded) when one is given. */
+  private indexFor(scope: Scope, filter?: MemoryFilter): ScopeIndex | null {
     const key = cacheKey(scope);
-    const cached = this.indexes.get(key);
-    if (cached) {
+    let index = this.indexes.get(key) ?? null;
+    if (index) {
       this.indexes.delete(key);
-      this.indexes.set(key, cached);
-      return cached;
+      this.indexes.set(key, index);
+    } else {
+      index = this.load(scope);
+      if (index) {
+        this.indexes.set(key, index);
+        this.evict(key);
+      }
     }
-    const loaded = this.load(scope);
-    if (loaded) {
-      this.indexes.set(key, loaded);
-      this.evict(key);
-    }
-    return loaded;
+    if (index && filter) this.loadFacts(scope, index);
+    return index;
   }
 
   /**
