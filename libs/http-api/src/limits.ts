@@ -24,6 +24,8 @@ export const REQUEST_LIMITS = {
     /** The whole object as JSON, in UTF-8 bytes. */
     maxJsonBytes: 4 * 1024,
   },
+  /** GET /v1/jobs/{id}?waitMs: the longest long poll. */
+  jobWaitMaxMs: 30_000,
   /** GET /v1/memories. */
   list: { defaultLimit: 20, maxLimit: 100, maxJobIdChars: 256, maxMemoryTypes: 20 },
 } as const;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { caller, waitForJob } from './http-caller.js';
+import { caller, waitForJob, expectError } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
@@ -65,10 +65,6 @@ export function describeImageScenarios(title: string, service: ServiceUnderTest)
     });
 
     it('refuses what is not an acceptable image, with the status and code that say why', async () => {
-      const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-        expect(res.status, JSON.stringify(res.body)).to.equal(status);
-        expect(res.body.error.code).to.equal(code);
-      };
       const storedBefore = await service.storedBlobs?.();
       expectError(await frank().post('/v1/memory/image', { imageData: 'not base64 at all!' }), 400, 'IMAGE.INVALID_BASE64');
       expectError(await frank().post('/v1/memory/image', {}), 400, 'IMAGE.MISSING_DATA');
