@@ -18,6 +18,8 @@ export const REQUEST_LIMITS = {
   ...SEARCH_LIMITS,
   /** The `metadata` object of an ingestion request (metadata.ts). */
   metadata: METADATA_LIMITS,
+  /** GET /v1/jobs/{id}?waitMs: the longest long poll. */
+  jobWaitMaxMs: 30_000,
   /** GET /v1/memories. */
   list: { defaultLimit: 20, maxLimit: 100, maxJobIdChars: 256, maxMemoryTypes: 20 },
 } as const;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { caller, waitForJob, type HasUrl } from './http-caller.js';
+import { caller, waitForJob, type HasUrl, expectError } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { drawReceipt } from './test-images.js';
@@ -65,10 +65,6 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
     it('refuses what is not a PDF, or too large, before anything is stored', async () => {
       const png = await drawReceipt();
       const storedBefore = await service.storedBlobs?.();
-      const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-        expect(res.status, JSON.stringify(res.body)).to.equal(status);
-        expect(res.body.error.code).to.equal(code);
-      };
       expectError(await upload(service, 'hana', png, 'receipt.pdf'), 415, 'DOCUMENT.NOT_PDF');
       expectError(await upload(service, 'hana', png, 'receipt.png', 'image/png'), 415, 'DOCUMENT.UNSUPPORTED_TYPE');
       const tooLarge = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(TEST_DOCUMENT_MAX_BYTES + 1000, 0x20)]);

@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 /** Something listening for HTTP: a service process, or the edge of the distributed mode. */
 export interface HasUrl {
   url: string;
@@ -65,4 +66,11 @@ export async function waitForDrain(service: HasUrl, timeoutMs = 120_000): Promis
     if (Date.now() > deadline) throw new Error(`pipeline not drained after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** An error answer: this status, the stable code, and a message that says what to do. */
+export function expectError(res: { status: number; body: any }, status: number, code: string): void {
+  expect(res.status, JSON.stringify(res.body)).to.equal(status);
+  expect(res.body?.error?.code, JSON.stringify(res.body)).to.equal(code);
+  expect(res.body.error.message).to.be.a('string').and.not.empty;
 }

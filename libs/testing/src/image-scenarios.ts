@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { caller, waitForJob } from './http-caller.js';
+import { caller, waitForJob, expectError } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
@@ -69,14 +69,10 @@ export function describeImageScenarios(title: string, service: ServiceUnderTest)
       expect(filtered.status, JSON.stringify(filtered.body)).to.equal(200);
       expect(filtered.body.data.map((m: any) => m.id)).to.deep.equal(landscapeJob.memoryIds);
       expect((await frank().post('/v1/search', { queryImage, filters: { memory_type: 'document_page' } })).body.data).to.deep.equal([]);
-      expect((await frank().post('/v1/search', { queryImage, filters: { memory_typ: 'image' } })).body.error.code).to.equal('FILTER.UNKNOWN_FIELD');
+      expectError(await frank().post('/v1/search', { queryImage, filters: { memory_typ: 'image' } }), 400, 'FILTER.UNKNOWN_FIELD');
     });
 
     it('refuses what is not an acceptable image, with the status and code that say why', async () => {
-      const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-        expect(res.status, JSON.stringify(res.body)).to.equal(status);
-        expect(res.body.error.code).to.equal(code);
-      };
       const storedBefore = await service.storedBlobs?.();
       expectError(await frank().post('/v1/memory/image', { imageData: 'not base64 at all!' }), 400, 'IMAGE.INVALID_BASE64');
       expectError(await frank().post('/v1/memory/image', {}), 400, 'IMAGE.MISSING_DATA');

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { caller, waitForJob, type HasUrl } from './http-caller.js';
+import { caller, waitForJob, type HasUrl, expectError } from './http-caller.js';
 import { describeSearchFilterScenarios } from './search-filter-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 
@@ -36,6 +36,22 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
       const ready = await caller(service, null, null).get('/health/ready');
       expect(ready.status).to.equal(200);
       expect(ready.body.status).to.equal('ready');
+    });
+
+    it('long-polls a job: GET /v1/jobs/{id}?waitMs answers once it is Completed, and refuses a bad wait', async () => {
+      const ack = await alice().post('/v1/memory', { source: { type: 'text', content: 'The plumber comes on Thursday to fix the kitchen tap.' } });
+      expect(ack.status).to.equal(202);
+      const started = Date.now();
+      const settled = await alice().get(`/v1/jobs/${ack.body.jobId}?waitMs=20000`);
+      expect(settled.status).to.equal(200);
+      expect(settled.body.status, JSON.stringify(settled.body)).to.equal('Completed');
+      expect(Date.now() - started, 'answered when the job ended, not when the wait did').to.be.below(15_000);
+      expect(settled.body.memoryIds).to.have.length(1);
+      for (const wait of ['-1', '30001', 'soon', '1.5']) expectError(await alice().get(`/v1/jobs/${ack.body.jobId}?waitMs=${wait}`), 400, 'JOB.INVALID_WAIT');
+      const bob = caller(service, KEYS.acme, 'bob');
+      const hidden = Date.now();
+      expectError(await bob.get(`/v1/jobs/${ack.body.jobId}?waitMs=20000`), 404, 'JOB.NOT_FOUND');
+      expect(Date.now() - hidden, "another end user's job answers at once").to.be.below(5_000);
     });
 
     it('ingests a text memory, completes the job and finds it by search with its payload', async () => {
@@ -134,11 +150,6 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
     describeSearchFilterScenarios(service);
 
     describe('errors', () => {
-      const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-        expect(res.status, JSON.stringify(res.body)).to.equal(status);
-        expect(res.body.error.code).to.equal(code);
-        expect(res.body.error.message).to.be.a('string').and.not.empty;
-      };
       it('401 without a key, with a malformed header and with an unknown key', async () => {
         expectError(await caller(service, null, 'alice').post('/v1/memory', { source: { type: 'text', content: 'x' } }), 401, 'AUTH.MISSING_KEY');
         expectError(await caller(service, null, 'alice').post('/v1/search', { query: 'x' }, { authorization: 'Token abc' }), 401, 'AUTH.MALFORMED');

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { caller, waitForJob, type Caller, type HasUrl } from './http-caller.js';
+import { caller, waitForJob, type Caller, type HasUrl, expectError } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { writePdf } from './test-documents.js';
@@ -52,12 +52,6 @@ async function listAll(api: Caller, query: string, between?: (page: number) => P
   }
   throw new Error('the listing did not end within 50 pages');
 }
-
-const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.body.error.code, JSON.stringify(res.body)).to.equal(code);
-  expect(res.body.error.message).to.be.a('string').and.not.empty;
-};
 
 /**
  * Reading memories back over HTTP, for every way of running the service: GET /v1/memories/{id} (no existence leak
