@@ -77,6 +77,7 @@ export function filterPredicate(filter: MemoryFilter): (memory: FilterFacts) => 
     const excluded = filterPredicate(not);
     conditions.push((memory) => !excluded(memory));
   }
+  if (conditions.length === 1) return conditions[0]!;
   return (memory) => conditions.every((condition) => condition(memory));
 }
 
