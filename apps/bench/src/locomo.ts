@@ -139,6 +139,7 @@ async function main(argv: string[]): Promise<number> {
       options.ks,
     );
     print('');
+    if (measured.length > 1) print('system = the service in the embedded mode, distributed = the same service in the distributed mode\n');
     print(reportText(report));
     print('');
     print('timings');
