@@ -89,12 +89,12 @@ async function main(): Promise<number> {
   const queries = Array.from({ length: options.queries }, () => texts.query());
   const rows: Row[] = [];
   console.log(`${options.passages} passages one per call, then ${options.queries} queries one at a time, per model`);
-  console.log('model                  passages/s   query p50 ms   query p95 ms');
+  console.log(`${'model'.padEnd(30)} passages/s   query p50 ms   query p95 ms`);
   for (const model of models) {
     const row = await measure(model, passages, queries);
     rows.push(row);
     const mark = model === DEFAULT_ONNX_MODEL ? ' (default)' : '';
-    console.log(`${(model + mark).padEnd(22)} ${row.passagesPerS.toFixed(1).padStart(10)} ${row.queryP50Ms.toFixed(1).padStart(14)} ${row.queryP95Ms.toFixed(1).padStart(14)}`);
+    console.log(`${(model + mark).padEnd(30)} ${row.passagesPerS.toFixed(1).padStart(10)} ${row.queryP50Ms.toFixed(1).padStart(14)} ${row.queryP95Ms.toFixed(1).padStart(14)}`);
   }
   if (options.json) writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
   return 0;
