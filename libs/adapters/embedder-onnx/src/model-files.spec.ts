@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,9 +74,11 @@ describe('model files', () => {
     }
   });
 
-  it('shares models.json with the install script, so what is fetched is what the adapter describes', () => {
-    const script = readFileSync(join(findRepoRoot(), 'deploy', 'scripts', 'install-model.mjs'), 'utf8');
-    expect(script).to.contain("join(repoRoot, 'libs', 'adapters', 'embedder-onnx', 'models.json')");
-    expect(script).to.contain('process.env.MEMORY_EMBEDDING_MODEL');
+  it('shares models.json with the install script, which refuses a model it does not list', () => {
+    const script = join(findRepoRoot(), 'deploy', 'scripts', 'install-model.mjs');
+    expect(readFileSync(script, 'utf8')).to.contain("join(repoRoot, 'libs', 'adapters', 'embedder-onnx', 'models.json')");
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, MEMORY_EMBEDDING_MODEL: 'gpt-embed', MEMORY_MODEL_DIR: empty } });
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.contain('unknown model "gpt-embed"').and.contain([...ONNX_MODELS.keys()].join(', '));
   });
 });
