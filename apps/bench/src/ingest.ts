@@ -1,7 +1,7 @@
 import { conversationTurns, turnMemoryText, type LocomoFile } from '@memory/evaluation';
 import type { BenchApi } from './api.js';
 import type { ManifestFile } from './keep.js';
-import { mapWithConcurrency } from './pool.js';
+import { mapWithConcurrency } from '@memory/platform';
 import { progress, type Print } from './progress.js';
 
 /** One end user per conversation; the run id keeps runs against the same service apart. */

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { seededRandom, sentenceGenerator, summarizeLatencies, type LatencySummary } from '@memory/evaluation';
 import type { EdgeCommand, EdgeLevel, Freshness, FreshnessCommand, ReadCommand, Reads, SearchCommand, UpdateCommand } from './load-commands.js';
 import { PerfClient } from './perf-http.js';
-import { mapWithConcurrency } from './pool.js';
+import { mapWithConcurrency } from '@memory/platform';
 import { progress, type Print } from './progress.js';
 
 /** The load generator's scenarios: each runs in the generator's process and returns its figures. */

@@ -1,5 +1,5 @@
 import { summarizeLatencies, type LatencySummary } from '@memory/evaluation';
-import { mapWithConcurrency } from './pool.js';
+import { mapWithConcurrency } from '@memory/platform';
 import { waitForJobs, type PerfContext } from './perf-pipeline.js';
 
 const POLL_MS = 5;

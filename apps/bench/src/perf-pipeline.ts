@@ -2,7 +2,7 @@ import { openEmbedder, readServiceConfig } from '@memory/composition';
 import type { SentenceGenerator } from '@memory/evaluation';
 import { createLogger } from '@memory/platform';
 import type { BenchApi } from './api.js';
-import { mapWithConcurrency } from './pool.js';
+import { mapWithConcurrency } from '@memory/platform';
 import { progress, type Print } from './progress.js';
 
 /**

@@ -4,3 +4,4 @@ export * from './logger.js';
 export * from './config.js';
 export * from './lmdb-errors.js';
 export * from './lmdb-compaction.js';
+export * from './concurrency.js';

@@ -1,9 +1,13 @@
 import type { StageSpec } from '@memory/pipeline-runtime';
-import type { JobStore, Keyring } from '@memory/ports';
+import { mapWithConcurrency } from '@memory/platform';
+import type { JobStore, Keyring, Scope } from '@memory/ports';
 import { jobStatusOf, type JobStatus } from '@memory/contracts';
-import { applyJobStatus } from './job-state.js';
+import { applyJobStatuses } from './job-state.js';
 
 export * from './job-state.js';
+
+/** Job records written at once by one tracker. */
+const WRITES_IN_FLIGHT = 16;
 
 export interface JobTrackerDeps {
   jobs: JobStore;
@@ -18,17 +22,31 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
   inputs: ['ingestRequested', 'jobStatus'],
   outputs: [],
   async process(batch, { jobs, keys }) {
-    const written = new Map<string, JobStatus>();
+    // One read-modify-write per job, its reports merged in log order, and the jobs of a batch written concurrently:
+    // in the distributed mode each write is a round trip, and a tracker writing one report at a time fell behind.
+    const reportsByJob = new Map<string, Array<{ status: JobStatus; at: number }>>();
     for (const item of batch) {
       const status: JobStatus = item.event === 'jobStatus' ? (item.value as JobStatus) : jobStatusOf(item.value, 'Accepted', { stage: 'edge' });
-      await jobs.update(status.tenantId, status.jobId, (current) => applyJobStatus(current, status, item.timestamp));
-      written.set(`${status.tenantId}/${status.jobId}`, status);
+      const id = `${status.tenantId}\u0000${status.jobId}`;
+      reportsByJob.set(id, [...(reportsByJob.get(id) ?? []), { status, at: item.timestamp }]);
     }
+    const reports = [...reportsByJob.values()];
+    await mapWithConcurrency(reports, WRITES_IN_FLIGHT, (ofJob) => {
+      const { tenantId, jobId } = ofJob[0]!.status;
+      return jobs.update(tenantId, jobId, (current) => applyJobStatuses(current, ofJob));
+    });
     // A job forgotten after this batch was decoded may have been written after the forgetter removed its record.
-    for (const status of written.values()) {
-      const scope = { tenantId: status.tenantId, endUserId: status.endUserId };
-      if ((await keys.forgotten(scope, [status.jobId])).size > 0) await jobs.forget(status.tenantId, [status.jobId]);
+    const jobsByUser = new Map<string, { scope: Scope; jobIds: string[] }>();
+    for (const status of reports.map((ofJob) => ofJob[0]!.status)) {
+      const user = `${status.tenantId}\u0000${status.endUserId}`;
+      const entry = jobsByUser.get(user) ?? { scope: { tenantId: status.tenantId, endUserId: status.endUserId }, jobIds: [] };
+      entry.jobIds.push(status.jobId);
+      jobsByUser.set(user, entry);
     }
+    await mapWithConcurrency([...jobsByUser.values()], WRITES_IN_FLIGHT, async ({ scope, jobIds }) => {
+      const forgotten = await keys.forgotten(scope, jobIds);
+      if (forgotten.size > 0) await jobs.forget(scope.tenantId, [...forgotten]);
+    });
     return batch.map(() => []);
   },
 };

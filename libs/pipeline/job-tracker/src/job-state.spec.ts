@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { jobStatusOf, type JobStatus } from '@memory/contracts';
-import { applyJobStatus } from './job-state.js';
+import { applyJobStatus, applyJobStatuses } from './job-state.js';
 
 const base: JobStatus = jobStatusOf({ jobId: 'doc_job_1_u', tenantId: 't', endUserId: 'u' }, 'Processing');
 const s = (extra: Partial<JobStatus>): JobStatus => ({ ...base, ...extra });
@@ -43,4 +43,17 @@ describe('applyJobStatus', () => {
     expect(twice).to.deep.equal(once);
     expect(twice.state).to.equal('Completed');
   });
+
+  it('merges a batch of one job\'s reports as one report at a time would', () => {
+    const reports = [
+      { status: s({ state: 'Accepted', stage: 'edge' }), at: 10 },
+      { status: s({ stage: 'enricher' }), at: 20 },
+      { status: s({ state: 'Completed', stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: 'm0' }), at: 30 },
+    ];
+    const oneByOne = reports.reduce<ReturnType<typeof applyJobStatus> | null>((job, { status, at }) => applyJobStatus(job, status, at), null);
+    expect(applyJobStatuses(null, reports)).to.deep.equal(oneByOne);
+    expect(applyJobStatuses(oneByOne, reports)).to.deep.equal(oneByOne, 'a redelivered batch changes nothing');
+    expect(() => applyJobStatuses(null, [])).to.throw();
+  });
 });
+

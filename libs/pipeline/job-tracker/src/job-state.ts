@@ -46,3 +46,11 @@ export function applyJobStatus(current: JobRecord | null, status: JobStatus, at:
   if (job.partCount !== null && completedParts >= job.partCount) job.state = 'Completed';
   return job;
 }
+
+/** Several reports of one job merged in order into its record (at least one report). */
+export function applyJobStatuses(current: JobRecord | null, reports: ReadonlyArray<{ status: JobStatus; at: number }>): JobRecord {
+  let job = current;
+  for (const { status, at } of reports) job = applyJobStatus(job, status, at);
+  if (!job) throw new Error('applyJobStatuses needs at least one report');
+  return job;
+}
