@@ -4,8 +4,8 @@ import { toThreadError, type EmbedRequest, type ThreadMessage, type ThreadStart 
 
 /**
  * Passages embedded per turn of this thread's loop. A model call blocks the thread, so a query that arrives waits
- * for the turn being run: with the enricher's 32 passages a call, that was ~300 ms (search p50 232 ms, p95 340 ms
- * while another user's memories were being ingested, against 11 / 17 ms at rest). A passage is its own model call
+ * for the turn being run: with the enricher's 32 passages a call, that wait was most of a search's latency while
+ * another user's memories were being ingested (README, Performance). A passage is its own model call
  * anyway (see OnnxEmbedderOptions.maxBatch), so taking them a few at a time costs nothing.
  */
 const PASSAGES_PER_TURN = 4;

@@ -3,8 +3,7 @@ import type { Client } from '@elastic/elasticsearch';
 /**
  * How long after a deletion the merge that expunges it is asked for. Elasticsearch keeps a deleted document in its
  * segment (a soft delete) while a retention lease may need it; the leases follow the global checkpoint at their
- * periodic sync (30 s), after which a merge can drop it: measured on the local node, a deleted document's words left
- * the index files once an expunging merge ran 45 s after the delete.
+ * periodic sync (30 s), after which a merge can drop it; the delay leaves a margin past that (README, Forgetting).
  */
 export const EXPUNGE_DELAY_MS = 70_000;
 

@@ -8,8 +8,8 @@ import { TopK } from '@memory/lexical';
 const INITIAL_CAPACITY = 64;
 /**
  * Candidates kept from a quantised first pass for k wanted: its scores are within about 0.01 of the exact ones, so
- * the k best are among the best 2k + 64 by a wide margin (recall of the exact top 10 and top 60: 1.0 over 100 queries
- * on 100k bge-small vectors, largest score error 0.007; see the README's Performance section).
+ * the k best are among the best 2k + 64 by a wide margin (checked against the exact scan: the README's Performance
+ * section).
  */
 const candidatesFor = (k: number) => 2 * k + 64;
 /** Runs of marked rows shorter than this on average are scored as one span (see forEachRun). */

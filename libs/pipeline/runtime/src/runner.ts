@@ -16,9 +16,9 @@ export interface RunnerDeps {
 
 /**
  * Slices of a batch a compute-only stage has in flight. With one, the model thread idled while the enricher decoded,
- * enriched and published around each model call (11-16 % of its time during one user's pipeline); with eight, one
- * slice's enrichment and publishing overlap the others' model calls, and the model waits only at the start of a
- * batch, for its first slice to be enriched (~50 ms per 256 memories, traced on 2 cores).
+ * enriched and published around each model call; with eight, one slice's enrichment and publishing overlap the
+ * others' model calls, and the model waits only at the start of a batch, for its first slice to be enriched (README,
+ * Performance).
  */
 export const SLICES_IN_FLIGHT = 8;
 
