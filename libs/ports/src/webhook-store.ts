@@ -37,6 +37,8 @@ export interface WebhookDelivery {
   nextAttemptAt: number | null;
   lastStatus: number | null;
   lastError: string | null;
+  /** ms epoch after which a failed attempt marks it failed instead of scheduling another (a redelivery moves it). */
+  retryUntil: number;
   createdAt: number;
   updatedAt: number;
 }

@@ -33,6 +33,7 @@ export function describeWebhookStoreContract(adapterName: string, factory: Store
       nextAttemptAt,
       lastStatus: null,
       lastError: null,
+      retryUntil: nextAttemptAt + 86_400_000,
       createdAt: nextAttemptAt,
       updatedAt: nextAttemptAt,
     });
