@@ -25,3 +25,4 @@ export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
 export { describeUpdateScenarios } from './update-scenarios.js';
 export * from './webhook-store-contract.js';
+export * from './webhook-scenarios.js';
