@@ -18,6 +18,8 @@ interface Received {
 /** A webhook receiver on 127.0.0.1: records every request and answers with the next status of `statuses` (then 200). */
 class Receiver {
   readonly received: Received[] = [];
+  /** Answer 503 to everything while true. */
+  down = false;
   private server?: Server;
   constructor(private readonly statuses: number[] = []) {}
 
@@ -27,7 +29,7 @@ class Receiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.statusCode = this.statuses.shift() ?? 200;
+        res.statusCode = this.down ? 503 : (this.statuses.shift() ?? 200);
         res.end();
       });
     });
@@ -58,7 +60,7 @@ function verify(received: Received, secret: string): boolean {
 }
 
 /** Signed webhooks on both modes: registration, signatures, retries, deletion, tenancy, forgetting events, refusals. */
-export function describeWebhookScenarios(title: string, service: ServiceUnderTest): void {
+export function describeWebhookScenarios(title: string, service: ServiceUnderTest & { restart?(): Promise<void> }): void {
   describe(title, function () {
     this.timeout(120_000);
     const receivers: Receiver[] = [];
@@ -148,6 +150,22 @@ export function describeWebhookScenarios(title: string, service: ServiceUnderTes
       await waitFor(() => made.received.length === 4, 'redelivered', 30_000);
       expect(made.received[3]!.headers['webhook-id']).to.equal(deliveryId);
       expect((await acme().post(`/v1/webhooks/${id}/deliveries/msg_nope/redeliver`, undefined)).body.error.code).to.equal('WEBHOOK.DELIVERY_NOT_FOUND');
+    });
+
+    it('keeps a pending delivery across a restart of the service and delivers it after', async function () {
+      if (!service.restart) return this.skip();
+      const { made, url } = await receiver();
+      made.down = true;
+      const { id } = await register(url, ['job.completed']);
+      const jobId = await ingest('whgrace', 'a note sent across a restart');
+      await waitFor(() => made.events('job.completed').some((event) => event.data.jobId === jobId), 'a first attempt', 60_000);
+      await service.restart();
+      made.down = false;
+      await waitFor(() => made.received.length >= 2 && made.received.at(-1)!.body.includes(jobId), 'the attempt after the restart', 60_000);
+      await waitFor(async () => (await acme().get(`/v1/webhooks/${id}/deliveries`)).body.data[0]?.state === 'delivered', 'delivered state', 10_000);
+      const [entry] = (await acme().get(`/v1/webhooks/${id}/deliveries`)).body.data;
+      expect(entry.attempts).to.be.at.least(2);
+      expect(new Set(made.received.map((r) => r.headers['webhook-id'])).size, 'one delivery, attempted again').to.equal(1);
     });
 
     it('signs with the old and the new secret after a rotation', async () => {

@@ -51,6 +51,8 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
           });
         }
       }
+      // After an erasure the projection keeps nothing of the end user's earlier jobs (the erasure's own record stays).
+      if (record.state === 'Completed' && record.forget?.target === 'user') await jobs.erase({ tenantId: record.tenantId, endUserId: record.endUserId }, record.acceptedAt);
     }
     return batch.map(() => []);
   },
