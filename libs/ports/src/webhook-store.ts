@@ -64,8 +64,13 @@ export interface WebhookStore {
   listDeliveries(tenantId: string, webhookId: string, limit: number): Promise<WebhookDelivery[]>;
   /** Read-modify-write of one delivery, atomic; returning null from `change` leaves it as it is. */
   updateDelivery(tenantId: string, webhookId: string, id: string, change: (current: WebhookDelivery) => WebhookDelivery | null): Promise<WebhookDelivery | null>;
-  /** Pending deliveries of every tenant whose next attempt is due at `now`, earliest first, at most `limit`. */
-  due(now: number, limit: number): Promise<WebhookDelivery[]>;
+  /**
+   * Pending deliveries of every tenant whose next attempt is due at `now`: the earliest of each endpoint, skipping
+   * the endpoints whose webhook id is in `busy` (ids are drawn at random, so unique across tenants), earliest first,
+   * at most `limit`. One per endpoint, so a backlog at one
+   * endpoint never hides another endpoint's due delivery.
+   */
+  due(now: number, limit: number, busy?: ReadonlySet<string>): Promise<WebhookDelivery[]>;
   /** Removes every endpoint and delivery of one tenant; returns how many records. */
   forgetTenant(tenantId: string): Promise<number>;
   close(): Promise<void>;

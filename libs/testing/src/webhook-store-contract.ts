@@ -79,7 +79,19 @@ export function describeWebhookStoreContract(adapterName: string, factory: Store
       expect((await store.getDelivery(tenant, 'wh_1', 'd2'))!.body).to.not.equal('second');
       expect(ours(await store.due(T0 + 9, 100))).to.deep.equal([]);
       expect(ours(await store.due(T0 + 20, 100))).to.deep.equal(['d1', 'd2']);
+      expect(ours(await store.due(T0 + 20, 100, new Set(['wh_9'])))).to.deep.equal(['d2']);
       expect(await store.getDelivery(other, 'wh_1', 'd2')).to.equal(null);
+    });
+
+    it('finds the earliest due delivery of each endpoint, skipping busy endpoints, so a backlog hides no one', async () => {
+      await store.createEndpoint(endpoint('wh_1'));
+      await store.createEndpoint(endpoint('wh_2'));
+      for (let i = 0; i < 30; i++) await store.enqueue(delivery(`backlog-${String(i).padStart(2, '0')}`, 'wh_1', T0 + i));
+      await store.enqueue(delivery('late', 'wh_2', T0 + 50));
+      const ours1 = (await store.due(T0 + 100, 100)).filter((d) => d.tenantId === tenant);
+      expect(ours1.map((d) => d.id)).to.deep.equal(['backlog-00', 'late']);
+      const notBusy = (await store.due(T0 + 100, 100, new Set(['wh_1']))).filter((d) => d.tenantId === tenant);
+      expect(notBusy.map((d) => d.id)).to.deep.equal(['late']);
     });
 
     it('moves a delivery in and out of the due queue as it is updated', async () => {

@@ -112,14 +112,23 @@ export class EmbeddedWebhookStore implements WebhookStore {
     });
   }
 
-  async due(now: number, limit: number): Promise<WebhookDelivery[]> {
-    return this.read('read due deliveries', () =>
-      [...this.dueIndex.getKeys({ end: [now, AFTER_ALL], limit })].flatMap((dueKey) => {
+  async due(now: number, limit: number, busy: ReadonlySet<string> = new Set()): Promise<WebhookDelivery[]> {
+    return this.read('read due deliveries', () => {
+      const found: WebhookDelivery[] = [];
+      const seen = new Set<string>();
+      // The due index is read in order; a key scan is cheap, so a long backlog of one endpoint is skipped over.
+      for (const dueKey of this.dueIndex.getKeys({ end: [now, AFTER_ALL] })) {
         const [, tenantId, webhookId, id] = dueKey as DueKey;
+        const endpoint = `${tenantId}\n${webhookId}`;
+        if (busy.has(webhookId) || seen.has(endpoint)) continue;
         const delivery = this.deliveries.get([tenantId, webhookId, id]);
-        return delivery ? [delivery] : [];
-      }),
-    );
+        if (!delivery) continue;
+        seen.add(endpoint);
+        found.push(delivery);
+        if (found.length >= limit) break;
+      }
+      return found;
+    });
   }
 
   forgetTenant(tenantId: string): Promise<number> {

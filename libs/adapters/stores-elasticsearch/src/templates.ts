@@ -157,7 +157,7 @@ export function webhookDeliveryMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION },
-    properties: { tenantId: keyword, webhookId: keyword, id: keyword, state: keyword, nextAttemptAt: { type: 'long' }, createdAt: { type: 'long' } },
+    properties: { tenantId: keyword, webhookId: keyword, endpointKey: keyword, id: keyword, state: keyword, nextAttemptAt: { type: 'long' }, createdAt: { type: 'long' } },
   };
 }
 

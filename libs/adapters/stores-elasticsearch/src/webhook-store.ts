@@ -10,6 +10,14 @@ import { retryOnConflict } from './retry-conflicts.js';
 
 const FAMILY = 'WEBHOOK';
 const MAX_ENDPOINTS = 1_000;
+/** A delivery as indexed: with its endpoint's key, tenant included, for the due queue to collapse on. */
+type DeliveryDocument = WebhookDelivery & { endpointKey: string };
+const endpointKeyOf = (delivery: WebhookDelivery) => `${delivery.tenantId}\n${delivery.webhookId}`;
+const asDocument = (delivery: WebhookDelivery): DeliveryDocument => ({ ...delivery, endpointKey: endpointKeyOf(delivery) });
+function asDelivery(document: DeliveryDocument): WebhookDelivery {
+  const { endpointKey: _, ...delivery } = document;
+  return delivery;
+}
 const status = (error: unknown) => (error instanceof errors.ResponseError ? error.meta.statusCode : undefined);
 
 /**
@@ -77,7 +85,7 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     const id = deliveryId(delivery.tenantId, delivery.webhookId, delivery.id);
     this.checkOpen();
     try {
-      await this.client.index({ index: this.indices.deliveries, id, document: delivery, op_type: 'create', refresh: false }, { maxRetries: 0 });
+      await this.client.index({ index: this.indices.deliveries, id, document: asDocument(delivery), op_type: 'create', refresh: false }, { maxRetries: 0 });
       return true;
     } catch (error) {
       if (status(error) === 409) return false;
@@ -87,7 +95,8 @@ export class ElasticsearchWebhookStore implements WebhookStore {
 
   async getDelivery(tenantId: string, webhookId: string, id: string): Promise<WebhookDelivery | null> {
     this.checkOpen();
-    return (await readDocument<WebhookDelivery>(this.client, FAMILY, 'read webhook delivery', this.indices.deliveries, deliveryId(tenantId, webhookId, id)))?.source ?? null;
+    const found = await readDocument<DeliveryDocument>(this.client, FAMILY, 'read webhook delivery', this.indices.deliveries, deliveryId(tenantId, webhookId, id));
+    return found ? asDelivery(found.source) : null;
   }
 
   async listDeliveries(tenantId: string, webhookId: string, limit: number): Promise<WebhookDelivery[]> {
@@ -95,12 +104,18 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     return this.search('list webhook deliveries', { bool: { filter: [{ term: { tenantId } }, { term: { webhookId } }] } }, [{ createdAt: 'desc' }, { id: 'desc' }], limit);
   }
 
-  updateDelivery(tenantId: string, webhookId: string, id: string, change: (current: WebhookDelivery) => WebhookDelivery | null): Promise<WebhookDelivery | null> {
-    return this.change(this.indices.deliveries, deliveryId(tenantId, webhookId, id), 'update webhook delivery', change);
+  async updateDelivery(tenantId: string, webhookId: string, id: string, change: (current: WebhookDelivery) => WebhookDelivery | null): Promise<WebhookDelivery | null> {
+    const changed = await this.change<DeliveryDocument>(this.indices.deliveries, deliveryId(tenantId, webhookId, id), 'update webhook delivery', (current) => {
+      const next = change(asDelivery(current));
+      return next === null ? null : asDocument(next);
+    });
+    return changed ? asDelivery(changed) : null;
   }
 
-  due(now: number, limit: number): Promise<WebhookDelivery[]> {
-    return this.search('read due webhook deliveries', { bool: { filter: [{ term: { state: 'pending' } }, { range: { nextAttemptAt: { lte: now } } }] } }, [{ nextAttemptAt: 'asc' }], limit);
+  due(now: number, limit: number, busy: ReadonlySet<string> = new Set()): Promise<WebhookDelivery[]> {
+    const query = { bool: { filter: [{ term: { state: 'pending' } }, { range: { nextAttemptAt: { lte: now } } }], must_not: busy.size ? [{ terms: { webhookId: [...busy] } }] : [] } };
+    // Collapsed on the endpoint: its earliest due delivery only.
+    return this.search('read due webhook deliveries', query, [{ nextAttemptAt: 'asc' }], limit, { field: 'endpointKey' });
   }
 
   async forgetTenant(tenantId: string): Promise<number> {
@@ -116,12 +131,12 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     await this.shared.release();
   }
 
-  private async search(what: string, query: estypes.QueryDslQueryContainer, sort: estypes.Sort, size: number): Promise<WebhookDelivery[]> {
+  private async search(what: string, query: estypes.QueryDslQueryContainer, sort: estypes.Sort, size: number, collapse?: estypes.SearchFieldCollapse): Promise<WebhookDelivery[]> {
     this.checkOpen();
     // Deliveries are written without waiting for a refresh (the hot path); the log and the queue refresh first.
     await call(FAMILY, `${what}: refresh`, () => this.client.indices.refresh({ index: this.indices.deliveries }));
-    const found = await call(FAMILY, what, () => this.client.search<WebhookDelivery>({ index: this.indices.deliveries, query, sort, size }));
-    return found.hits.hits.map((hit) => hit._source!);
+    const found = await call(FAMILY, what, () => this.client.search<DeliveryDocument>({ index: this.indices.deliveries, query, sort, size, ...(collapse ? { collapse } : {}) }));
+    return found.hits.hits.map((hit) => asDelivery(hit._source!));
   }
 
   /** Read, change, write if unchanged; again on a conflict. A change returning null writes nothing. */

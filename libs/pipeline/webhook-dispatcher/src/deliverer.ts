@@ -29,8 +29,9 @@ const USER_AGENT = 'memory-service-webhooks/1';
 /**
  * Sends due deliveries from the queue in the store. Each attempt is leased first (its next attempt moved past the
  * timeout, in one atomic update), so several processes can run this loop and an attempt cut short by a crash is
- * simply due again later. Attempts run concurrently and never wait for one another; each tick takes at most one
- * delivery per endpoint, so a slow or dead endpoint with a backlog holds one slot, never the other tenants'.
+ * simply due again later. Attempts run concurrently and never wait for one another; an endpoint has at most one
+ * attempt under way per process (the queue skips busy endpoints), so a slow or dead endpoint with a backlog holds one
+ * slot, never the other tenants'.
  */
 export function startDeliverer(options: DelivererOptions): Deliverer {
   const { store, logger, schedule } = options;
@@ -39,6 +40,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const concurrency = options.concurrency ?? 16;
   const now = options.now ?? Date.now;
   const lookup = guardedLookup(options.allowPrivateTargets);
+  /** The attempt under way, by webhook id. */
   const inFlight = new Map<string, Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -59,16 +61,9 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const tick = async (): Promise<void> => {
     const free = concurrency - inFlight.size;
     if (free <= 0) return;
-    const busyEndpoints = new Set([...inFlight.keys()].map((key) => key.split('\n')[0]));
-    const picked: WebhookDelivery[] = [];
-    for (const due of await store.due(now(), concurrency * 8)) {
-      const endpointKey = `${due.tenantId}/${due.webhookId}`;
-      if (busyEndpoints.has(endpointKey) || picked.length >= free) continue;
-      busyEndpoints.add(endpointKey);
-      picked.push(due);
-    }
+    const picked = await store.due(now(), free, new Set(inFlight.keys()));
     for (const due of picked) {
-      const key = `${due.tenantId}/${due.webhookId}\n${due.id}`;
+      const key = due.webhookId;
       inFlight.set(
         key,
         attempt(due)
