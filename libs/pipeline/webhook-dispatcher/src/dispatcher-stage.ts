@@ -1,6 +1,6 @@
 import type { StageSpec } from '@memory/pipeline-runtime';
 import { jobStatusOf, type ForgetRequested, type JobStatus } from '@memory/contracts';
-import type { JobRecord, JobStore, WebhookStore } from '@memory/ports';
+import type { JobRecord, JobStore, WebhookEndpoint, WebhookStore } from '@memory/ports';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 import { deliveryIdOf, eventsOfJob, webhookBody } from './events.js';
 import type { RetrySchedule } from './schedule.js';
@@ -25,9 +25,12 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
   inputs: ['jobStatus', 'forgetRequested'],
   outputs: [],
   async process(batch, { jobs, webhooks, schedule }) {
+    // A tenant's endpoints are read once per batch: most records of a batch belong to a few tenants.
+    const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
     for (const item of batch) {
       const job = item.event === 'jobStatus' ? (item.value as JobStatus) : (item.value as ForgetRequested);
-      const endpoints = (await webhooks.listEndpoints(job.tenantId)).filter((endpoint) => endpoint.createdAt <= item.timestamp);
+      if (!endpointsOf.has(job.tenantId)) endpointsOf.set(job.tenantId, webhooks.listEndpoints(job.tenantId));
+      const endpoints = (await endpointsOf.get(job.tenantId)!).filter((endpoint) => endpoint.createdAt <= item.timestamp);
       if (endpoints.length === 0) continue;
       const record = await jobs.update(job.tenantId, job.jobId, (current) =>
         item.event === 'jobStatus' ? applyJobStatus(current, job as JobStatus, item.timestamp) : withForgetTarget(current, job as ForgetRequested, item.timestamp),
