@@ -5,7 +5,7 @@ import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -16,14 +16,14 @@ const dropIndices = async (namespace: string) => {
 };
 
 /** `npm run start:distributed` (the cli's launcher) on a namespace of its own. */
-function launcher() {
+function launcher(env: Record<string, string> = {}) {
   const namespace = `e2e-${randomBytes(4).toString('hex')}`;
   const process = new ServiceProcess({
     entry: fileURLToPath(new URL('../src/main.ts', import.meta.url)),
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 180_000,
-    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES) },
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES), ...env },
   });
   return {
     get url() {
@@ -76,6 +76,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeUpdateScenarios('correcting memories and their history, through start-distributed (PATCH at the edge, history relayed)', launcher());
 
   describeIdempotencyScenarios('Idempotency-Key, through start-distributed (keys in Elasticsearch)', launcher());
+  describeWebhookScenarios('signed webhooks, through start-distributed (endpoints and the delivery queue in Elasticsearch, a webhook-dispatcher worker)', launcher(WEBHOOK_TEST_ENV));
 
   describe('Idempotency-Key across two edge processes', function () {
     this.timeout(300_000);

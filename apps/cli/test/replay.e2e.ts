@@ -15,7 +15,8 @@ const filesUnder = (dir: string): string[] =>
 
 describe('replay tooling on the embedded log', function () {
   this.timeout(180_000);
-  const service = new ServiceProcess({ entry: MEMORYD });
+  // Webhooks to 127.0.0.1 (nobody answers there) only to see erase-tenant remove a tenant's endpoints.
+  const service = new ServiceProcess({ entry: MEMORYD, env: { MEMORY_WEBHOOKS_ALLOW_PRIVATE: 'true' } });
   /** Every consumer group back to the earliest offset (the service stopped), then the service started and drained. */
   const replayEveryGroup = async (env: Record<string, string>) => {
     for (const group of STAGE_NAMES) {
@@ -91,6 +92,10 @@ describe('replay tooling on the embedded log', function () {
     await acme('ida').post('/v1/memory', { source: { type: 'text', content: 'Ida parked the narwhalscooter at the station' } });
     await acme('jon').post('/v1/memory', { source: { type: 'text', content: 'Jon ordered the yakpudding for Sunday' } });
     await globex.post('/v1/memory', { source: { type: 'text', content: 'Hal keeps the lemurcompass on his desk' } });
+    for (const key of [TEST_KEYS.acme, TEST_KEYS.globex]) {
+      const registered = await caller(service, key, null).post('/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['user.erased'] });
+      expect(registered.status, JSON.stringify(registered.body)).to.equal(201);
+    }
     await waitForDrain(service);
     await service.stop();
 
@@ -111,6 +116,8 @@ describe('replay tooling on the embedded log', function () {
     expect(await found(acme('ida'), 'narwhalscooter station')).to.deep.equal([]);
     expect(await found(acme('jon'), 'yakpudding Sunday')).to.deep.equal([]);
     expect(await found(globex, 'lemurcompass desk')).to.have.length(1);
+    expect((await caller(service, TEST_KEYS.acme, null).get('/v1/webhooks')).body.data).to.deep.equal([]);
+    expect((await caller(service, TEST_KEYS.globex, null).get('/v1/webhooks')).body.data).to.have.length(1);
     await service.stop();
     const bytes = Buffer.concat(filesUnder(service.dataDir).map((file) => readFileSync(file)));
     for (const word of ['narwhalscooter', 'yakpudding']) expect(bytes.includes(Buffer.from(word)), word).to.equal(false);

@@ -37,6 +37,12 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     embedBatch: c.integer('MEMORY_EMBED_BATCH', 32, { min: 1, max: 512 }),
     /** How long an Idempotency-Key is remembered after its request was answered; at least the 24 hours we promise. */
     idempotencyTtlHours: c.integer('MEMORY_IDEMPOTENCY_TTL_HOURS', 24, { min: 24, max: 24 * 365 }),
+    webhooks: {
+      /** Accept webhook targets on loopback, private and link-local addresses (tests, a private network). */
+      allowPrivateTargets: c.oneOf('MEMORY_WEBHOOKS_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
+      /** Ceiling of the first retry's delay; it doubles per attempt up to an hour, for 24 hours. */
+      retryInitialMs: c.integer('MEMORY_WEBHOOK_RETRY_INITIAL_MS', 30_000, { min: 1, max: 3_600_000 }),
+    },
     huggingface: {
       token: c.string('HF_TOKEN'),
       model: c.string('MEMORY_HF_MODEL'),

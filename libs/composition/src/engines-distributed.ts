@@ -47,6 +47,8 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     jobs: async () => (await openStores()).jobs,
     keys: async () => (await openStores()).keys,
     idempotency: async () => (await openStores()).idempotency,
+    webhooks: async () => (await openStores()).webhooks,
+    webhookJobs: async () => (await openStores()).webhookJobs,
     graph: async () =>
       config.arango.url
         ? openArangoGraphStore({ ...config.arango, url: config.arango.url, collectionPrefix: config.namespace ? `${config.namespace.replace(/-/g, '_')}_` : 'memory_', createDatabase: true })
@@ -55,7 +57,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     blobs: () => openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
     describe: () => [
       `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,
-      `vectors, centroids, jobs, data keys, idempotency keys: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,
+      `vectors, centroids, jobs, data keys, idempotency keys, webhooks: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,
       config.arango.url ? `graph: ArangoDB ${config.arango.url}` : `graph: on disk in ${join(config.dataDir, 'graph')} (set ARANGO_URL for ArangoDB)`,
       `blobs: S3 ${config.s3.endpoint} bucket ${config.s3.bucket}`,
     ],

@@ -3,7 +3,7 @@ import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
 import { createEmbeddedVectorStore, finishVectorStoreCompaction, openEmbeddedVectorStores, type EmbeddedVectorStores } from '@memory/vectors-embedded';
 import { createEmbeddedGraphStore, finishGraphStoreCompaction } from '@memory/graph-embedded';
-import { createEmbeddedIdempotencyStore, createEmbeddedJobStore, finishJobStoreCompaction } from '@memory/jobs-embedded';
+import { createEmbeddedIdempotencyStore, createEmbeddedJobStore, createEmbeddedWebhookStore, finishJobStoreCompaction } from '@memory/jobs-embedded';
 import { openFsBlobStore } from '@memory/blobs-fs';
 import { openEmbeddedKeyStore } from '@memory/keys-embedded';
 import type { ServiceConfig } from './config.js';
@@ -34,6 +34,11 @@ export function embeddedEngines(config: ServiceConfig): Engines {
       return createEmbeddedJobStore({ dir: dir('jobs') });
     },
     idempotency: async () => createEmbeddedIdempotencyStore({ dir: dir('idempotency') }),
+    webhooks: async () => createEmbeddedWebhookStore({ dir: dir('webhooks') }),
+    webhookJobs: async () => {
+      await finishJobStoreCompaction(dir('webhook-jobs'));
+      return createEmbeddedJobStore({ dir: dir('webhook-jobs') });
+    },
     blobs: () => openFsBlobStore({ dir: dir('blobs') }),
     keys: () => openEmbeddedKeyStore({ dir: dir('keys') }),
     describe: () => [`embedded engines, data in ${config.dataDir}`],

@@ -1,9 +1,11 @@
 import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
-import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type IdempotencyStore, type JobStore, type SchemaRegistry, type VectorStore } from '@memory/ports';
+import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type IdempotencyStore, type JobStore, type SchemaRegistry, type VectorStore, type WebhookStore } from '@memory/ports';
 import { createEnricher, type Enricher } from '@memory/enrichment';
 import { createOcr, type Ocr } from '@memory/image-analysis';
+import { startDeliverer, type Deliverer } from '@memory/stage-webhook-dispatcher';
 import type { ServiceConfig } from './config.js';
+import { webhookSchedule } from './webhooks.js';
 import { openEmbedder } from './embedders.js';
 import { embeddedEngines } from './engines-embedded.js';
 import { distributedEngines } from './engines-distributed.js';
@@ -22,6 +24,10 @@ export interface Engines {
   /** Idempotency-Key records of the requests that create jobs; shared by every edge process. */
   idempotency(): Promise<IdempotencyStore>;
   blobs(): Promise<BlobStore>;
+  /** Webhook endpoints and their delivery queue; shared by the edge and the webhook dispatcher. */
+  webhooks(): Promise<WebhookStore>;
+  /** The webhook dispatcher's own projection of jobs, so it never waits for the job tracker's. */
+  webhookJobs(): Promise<JobStore>;
   /** The data keys that seal content in the log, and the tombstones of what was forgotten. */
   keys(): Promise<DataKeyStore>;
   /** One line per engine for readiness and start-up messages, e.g. "event log: kafka 127.0.0.1:9092". */
@@ -43,6 +49,8 @@ export interface Infrastructure extends Omit<Engines, 'eventLog' | 'describe'> {
   embedder(): Promise<Embedder>;
   enricher(): Promise<Enricher>;
   ocr(): Promise<Ocr>;
+  /** The loop that sends due webhook deliveries; started once, by the process running the webhook dispatcher. */
+  webhookDeliverer(): Promise<Deliverer>;
   close(): Promise<void>;
 }
 
@@ -82,6 +90,14 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
     jobs: () => resources.get('job store', engines.jobs, closeIt),
     idempotency: () => resources.get('idempotency store', engines.idempotency, closeIt),
     blobs: () => resources.get('blob store', engines.blobs, closeIt),
+    webhooks: () => resources.get('webhook store', engines.webhooks, closeIt),
+    webhookJobs: () => resources.get('webhook job projection', engines.webhookJobs, closeIt),
+    webhookDeliverer: () =>
+      resources.get(
+        'webhook deliverer',
+        async () => startDeliverer({ store: await resources.get('webhook store', engines.webhooks, closeIt), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        (deliverer) => deliverer.stop(),
+      ),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),
     enricher: () => resources.get('enricher', () => createEnricher(), async () => {}),
     ocr: () => resources.get('ocr', () => createOcr(), closeIt),

@@ -8,6 +8,7 @@ import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { pipelineLag, StartupChecks } from './readiness.js';
 import { stageGroups, startStages, type StageName } from './stages.js';
+import { webhookSchedule } from './webhooks.js';
 
 /** What one process does: which HTTP routes it serves (if any) and which consumer groups it runs. */
 export interface Roles {
@@ -75,7 +76,10 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       deps.idempotency = createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
       deps.updating = createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId });
     }
-    if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
+    if (roles.http.api && roles.http.jobs) {
+      deps.jobs = await infra.jobs();
+      deps.webhooks = { store: await infra.webhooks(), allowPrivateTargets: config.webhooks.allowPrivateTargets, schedule: webhookSchedule(config) };
+    }
     if (roles.http.api && roles.http.search === 'local') {
       deps.search = {
         vectors: await infra.vectors(),

@@ -6,6 +6,8 @@ import { dualWriterStage } from '@memory/stage-dual-writer';
 import { centroidCalibratorStage } from '@memory/stage-centroid-calibrator';
 import { jobTrackerStage } from '@memory/stage-job-tracker';
 import { forgetterStage } from '@memory/stage-forgetter';
+import { webhookDispatcherStage } from '@memory/stage-webhook-dispatcher';
+import { webhookSchedule } from './webhooks.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /**
@@ -43,6 +45,14 @@ export const PIPELINE_STAGES = {
       keys: await infra.keyring(),
       idempotency: await infra.idempotency(),
     }),
+  },
+  'webhook-dispatcher': {
+    spec: webhookDispatcherStage,
+    deps: async (infra: Infrastructure) => {
+      // The process that turns jobs into deliveries also sends them.
+      await infra.webhookDeliverer();
+      return { jobs: await infra.webhookJobs(), webhooks: await infra.webhooks(), schedule: webhookSchedule(infra.config) };
+    },
   },
 } as const;
 

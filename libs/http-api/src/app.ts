@@ -21,6 +21,7 @@ import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
 import { memoryReadRoutes } from './routes/memories.js';
 import { handleTextIngestFast } from './text-ingest-fast-path.js';
+import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks.js';
 
 /**
  * What one process serves. The embedded service serves everything; in the distributed mode the edge serves
@@ -42,6 +43,8 @@ export interface HttpApiDeps {
   documentMaxBytes?: number;
   search?: SearchRouteDeps | { proxyTo: string };
   jobs?: JobStore;
+  /** The tenant's webhook endpoints and their delivery log; served where jobs are. */
+  webhooks?: WebhookRouteDeps;
   logger: Logger;
   readiness: () => Promise<Readiness>;
 }
@@ -76,6 +79,7 @@ function expressApp(deps: HttpApiDeps) {
   if (deps.search && 'proxyTo' in deps.search) app.use(searchProxyRoutes(deps.search.proxyTo));
   else if (deps.search) app.use(searchRoutes(deps.search), memoryReadRoutes(deps.search.vectors));
   if (deps.jobs) app.use(jobRoutes(deps.jobs));
+  if (deps.webhooks) app.use(webhookRoutes(deps.webhooks));
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -7,3 +7,4 @@ export * from './updating.js';
 export * from './limits.js';
 export * from './validation.js';
 export type { Readiness } from './routes/health.js';
+export { SECRET_GRACE_MS, type WebhookRouteDeps } from './routes/webhooks.js';

@@ -94,7 +94,8 @@ export function validateImageSearch(body: unknown) {
   return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(options), ...(filter ? { filter } : {}) };
 }
 
-function objectOf(value: unknown, name: string): Record<string, unknown> {
+/** A JSON body or field that must be an object; 400 REQUEST.INVALID_BODY otherwise. */
+export function objectOf(value: unknown, name: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new RequestError(400, 'REQUEST.INVALID_BODY', `${name} must be a JSON object`);
   }

@@ -12,3 +12,4 @@ export * from './key-store.js';
 export * from './memory-filter.js';
 export * from './memory-list.js';
 export * from './idempotency-store.js';
+export * from './webhook-store.js';

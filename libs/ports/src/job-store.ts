@@ -1,4 +1,4 @@
-import type { ForgetReceipt, JobState } from '@memory/contracts';
+import type { ForgetReceipt, ForgetTarget, JobState } from '@memory/contracts';
 
 /** What GET /v1/jobs/{jobId} shows. */
 export interface JobRecord {
@@ -18,6 +18,8 @@ export interface JobRecord {
   updatedAt: number;
   /** A forgetting job's receipt, once Completed. */
   receipt?: ForgetReceipt | null;
+  /** What a forgetting job forgets; kept by the webhook dispatcher's projection, which says memory.deleted or user.erased. */
+  forget?: { target: ForgetTarget; memoryId: string | null; targetJobId: string | null } | null;
 }
 
 export interface JobStore {

@@ -24,3 +24,5 @@ export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
 export { describeUpdateScenarios } from './update-scenarios.js';
+export * from './webhook-store-contract.js';
+export * from './webhook-scenarios.js';

@@ -1,7 +1,8 @@
 import { finishPendingCompaction } from '@memory/platform';
-import type { IdempotencyStore, JobStore } from '@memory/ports';
+import type { IdempotencyStore, JobStore, WebhookStore } from '@memory/ports';
 import { EmbeddedIdempotencyStore } from './idempotency-store.js';
 import { EmbeddedJobStore } from './job-store.js';
+import { EmbeddedWebhookStore } from './webhook-store.js';
 import { resolveJobStoreOptions, type EmbeddedJobStoreOptions } from './options.js';
 
 export type { EmbeddedJobStoreOptions } from './options.js';
@@ -18,4 +19,9 @@ export function createEmbeddedJobStore(options: EmbeddedJobStoreOptions): JobSto
 /** Idempotency keys of the requests that create jobs, in an LMDB environment of their own (options as the job store's). */
 export function createEmbeddedIdempotencyStore(options: EmbeddedJobStoreOptions): IdempotencyStore {
   return EmbeddedIdempotencyStore.open(resolveJobStoreOptions(options).dir);
+}
+
+/** Webhook endpoints and their delivery queue, in an LMDB environment of their own (options as the job store's). */
+export function createEmbeddedWebhookStore(options: EmbeddedJobStoreOptions): WebhookStore {
+  return EmbeddedWebhookStore.open(resolveJobStoreOptions(options).dir);
 }

@@ -1,8 +1,8 @@
 import { errors } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 
-/** The code family of the port, the same as its embedded adapter's: VECTORS (memories, centroids), JOBS, IDEMPOTENCY or KEYS. */
-export type Family = 'VECTORS' | 'JOBS' | 'IDEMPOTENCY' | 'KEYS';
+/** The code family of the port, the same as its embedded adapter's: VECTORS (memories, centroids), JOBS, IDEMPOTENCY, KEYS or WEBHOOK. */
+export type Family = 'VECTORS' | 'JOBS' | 'IDEMPOTENCY' | 'KEYS' | 'WEBHOOK';
 
 interface Mapped {
   code: string;

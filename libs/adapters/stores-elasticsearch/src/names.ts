@@ -7,6 +7,9 @@ export interface IndexNames {
   jobs: string;
   keys: string;
   idempotency: string;
+  webhooks: string;
+  webhookDeliveries: string;
+  webhookJobs: string;
 }
 
 /** One index per kind of document; each template carries the same name as the one index it shapes. */
@@ -18,6 +21,9 @@ export function indexNames(prefix: string): IndexNames {
     jobs: `${prefix}-jobs`,
     keys: `${prefix}-keys`,
     idempotency: `${prefix}-idempotency`,
+    webhooks: `${prefix}-webhooks`,
+    webhookDeliveries: `${prefix}-webhook-deliveries`,
+    webhookJobs: `${prefix}-webhook-jobs`,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { CentroidStore, DataKeyStore, IdempotencyStore, JobStore, VectorStore } from '@memory/ports';
+import type { CentroidStore, DataKeyStore, IdempotencyStore, JobStore, VectorStore, WebhookStore } from '@memory/ports';
 import { ElasticsearchKeyStore } from './key-store.js';
 import { ElasticsearchCentroidStore } from './centroid-store.js';
 import { SharedClient } from './client.js';
@@ -8,6 +8,7 @@ import { indexNames } from './names.js';
 import { resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './options.js';
 import { dropIndices, ensureIndices } from './setup.js';
 import { ElasticsearchVectorStore } from './vector-store.js';
+import { ElasticsearchWebhookStore } from './webhook-store.js';
 
 export interface ElasticsearchStores {
   vectors: VectorStore;
@@ -15,6 +16,9 @@ export interface ElasticsearchStores {
   jobs: JobStore;
   keys: DataKeyStore;
   idempotency: IdempotencyStore;
+  webhooks: WebhookStore;
+  /** The webhook dispatcher's own projection of jobs. */
+  webhookJobs: JobStore;
   /** Closes every store still open and the connection pool they share. */
   close(): Promise<void>;
 }
@@ -39,6 +43,8 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   const jobs = new ElasticsearchJobStore(shared, names.jobs);
   const keys = new ElasticsearchKeyStore(shared, names.keys, settings.expungeDelayMs);
   const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency);
+  const webhooks = new ElasticsearchWebhookStore(shared, { endpoints: names.webhooks, deliveries: names.webhookDeliveries });
+  const webhookJobs = new ElasticsearchJobStore(shared, names.webhookJobs);
   // The stores hold their own references now; the pool closes with the last of them.
   await shared.release();
   return {
@@ -47,8 +53,10 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
     jobs,
     keys,
     idempotency,
+    webhooks,
+    webhookJobs,
     close: async () => {
-      await Promise.all([vectors.close(), centroids.close(), jobs.close(), keys.close(), idempotency.close()]);
+      await Promise.all([vectors.close(), centroids.close(), jobs.close(), keys.close(), idempotency.close(), webhooks.close(), webhookJobs.close()]);
     },
   };
 }

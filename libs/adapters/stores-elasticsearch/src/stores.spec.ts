@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import type { JobRecord } from '@memory/ports';
-import { describeCentroidStoreContract, describeIdempotencyStoreContract, describeJobStoreContract, describeKeyStoreContract, describeVectorStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
+import { describeCentroidStoreContract, describeIdempotencyStoreContract, describeJobStoreContract, describeKeyStoreContract, describeVectorStoreContract, describeWebhookStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 
@@ -49,6 +49,7 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
   describeJobStoreContract('stores-elasticsearch', storesFactory((stores) => stores.jobs));
   describeKeyStoreContract('stores-elasticsearch', storesFactory((stores) => stores.keys));
   describeIdempotencyStoreContract('stores-elasticsearch', storesFactory((stores) => stores.idempotency));
+  describeWebhookStoreContract('stores-elasticsearch', storesFactory((stores) => stores.webhooks));
 
   describe('stores-elasticsearch', function () {
     this.timeout(60_000);
@@ -79,7 +80,7 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(mapping['eventRanges']).to.deep.include({ type: 'date_range' });
       const indices = await raw.cat.indices({ index: `${options.prefix}-*`, h: 'index', format: 'json' });
       expect(indices.map((row) => row.index).sort()).to.deep.equal(
-        ['centroid-members', 'centroids', 'idempotency', 'jobs', 'keys', 'memories'].map((kind) => `${options.prefix}-${kind}`),
+        ['centroid-members', 'centroids', 'idempotency', 'jobs', 'keys', 'memories', 'webhook-deliveries', 'webhook-jobs', 'webhooks'].map((kind) => `${options.prefix}-${kind}`),
       );
     });
 

@@ -41,7 +41,7 @@ describe('index templates', () => {
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {
     const templates = indexTemplates(settings({ prefix: 'memory-a' }));
-    expect(templates.map((t) => t.name)).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-centroid-members', 'memory-a-jobs', 'memory-a-keys', 'memory-a-idempotency']);
+    expect(templates.map((t) => t.name)).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-centroid-members', 'memory-a-jobs', 'memory-a-keys', 'memory-a-idempotency', 'memory-a-webhooks', 'memory-a-webhook-deliveries', 'memory-a-webhook-jobs']);
     for (const { name, request } of templates) {
       expect(request.name).to.equal(name);
       expect(request.index_patterns).to.deep.equal([name]);

@@ -147,6 +147,20 @@ export function idempotencyMapping(): estypes.MappingTypeMapping {
   };
 }
 
+/** Webhook endpoints, found by tenant; url, events and secrets live in _source only. */
+export function webhookMapping(): estypes.MappingTypeMapping {
+  return { dynamic: false, _meta: { schemaVersion: SCHEMA_VERSION }, properties: { tenantId: keyword, id: keyword, createdAt: { type: 'long' } } };
+}
+
+/** Webhook deliveries: the log of an endpoint (by creation) and the due queue (pending, by next attempt). */
+export function webhookDeliveryMapping(): estypes.MappingTypeMapping {
+  return {
+    dynamic: false,
+    _meta: { schemaVersion: SCHEMA_VERSION },
+    properties: { tenantId: keyword, webhookId: keyword, endpointKey: keyword, id: keyword, state: keyword, nextAttemptAt: { type: 'long' }, createdAt: { type: 'long' } },
+  };
+}
+
 function indexSettings(settings: ElasticsearchStoresSettings, extra: estypes.IndicesIndexSettings = {}): estypes.IndicesIndexSettings {
   return {
     number_of_shards: settings.shards,
@@ -185,5 +199,8 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
     template(names.jobs, indexSettings(settings), jobMapping()),
     template(names.keys, indexSettings(settings), keyMapping()),
     template(names.idempotency, indexSettings(settings), idempotencyMapping()),
+    template(names.webhooks, indexSettings(settings), webhookMapping()),
+    template(names.webhookDeliveries, indexSettings(settings), webhookDeliveryMapping()),
+    template(names.webhookJobs, indexSettings(settings), jobMapping()),
   ];
 }
