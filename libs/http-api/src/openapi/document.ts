@@ -18,7 +18,7 @@ function forDocument(value: unknown): unknown {
   return out;
 }
 
-const HEADER_PARAMETERS = {
+export const HEADER_PARAMETERS = {
   EndUserId: {
     name: 'x-end-user-id', in: 'header',
     description: `The end user whose memories the request acts on: 1-${REQUEST_LIMITS.endUserIdMaxChars} characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER).`,
@@ -32,7 +32,7 @@ const HEADER_PARAMETERS = {
   IdempotencyKey: {
     name: 'Idempotency-Key', in: 'header', required: false,
     description: 'Makes a retry answer with the first job instead of accepting a second: 1-255 printable ASCII characters, kept 24 hours (IDEMPOTENCY.INVALID_KEY).',
-    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E](?:[\\x20-\\x7E]*[\\x21-\\x7E])?$' },
+    schema: { type: 'string', pattern: '^[\\x20-\\x7E]{1,255}$' },
   },
 };
 

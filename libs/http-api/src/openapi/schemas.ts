@@ -56,7 +56,9 @@ export const TextIngestRequest = Type.Object(
   { $id: 'TextIngestRequest' },
 );
 
-const Base64Image = Type.String({ minLength: 1, pattern: '\\S', description: 'The image bytes base64-encoded; a data: URL prefix is accepted (IMAGE.MISSING_DATA, IMAGE.INVALID_BASE64).' });
+const Base64Image = Type.String({
+  pattern: '^(?:data:(?:[a-zA-Z]+/[a-zA-Z0-9.+-]+)?(?:;[a-zA-Z0-9=.+-]+)*;base64,)?[A-Za-z0-9+/\\s]*[A-Za-z0-9+/][A-Za-z0-9+/\\s]*(?:=\\s*){0,2}$',
+  description: 'The image bytes base64-encoded; a data: URL prefix is accepted (IMAGE.MISSING_DATA, IMAGE.INVALID_BASE64).' });
 
 export const ImageIngestRequest = Type.Object(
   { imageData: Base64Image, userContext: Type.Optional(UserContext), metadata: Type.Optional(Type.Ref('Metadata')) },
@@ -85,29 +87,31 @@ const OneOrMany = (maxItems: number, maxLength: number) =>
   Type.Union([Type.String({ minLength: 1, maxLength }), Type.Array(Type.String({ minLength: 1, maxLength }), { minItems: 1, maxItems })]);
 const MetadataCondition = Type.Union([MetadataValue, Type.Object({ in: Type.Array(MetadataValue, { minItems: 1, maxItems: FILTER_LIMITS.maxMetadataValues }) }, { additionalProperties: false })]);
 
-export const SearchFilters = Type.Union(
-  [
-    Type.Null(),
-    Type.Object(
-      {
-        memory_type: Type.Optional(OneOrMany(FILTER_LIMITS.maxMemoryTypes, 64)),
-        job_id: Type.Optional(OneOrMany(FILTER_LIMITS.maxJobIds, FILTER_LIMITS.maxJobIdChars)),
-        created_after: Type.Optional(Instant),
-        created_before: Type.Optional(Instant),
-        event_after: Type.Optional(Instant),
-        event_before: Type.Optional(Instant),
-        metadata: Type.Optional(Type.Record(MetadataKey, MetadataCondition, { additionalProperties: false, minProperties: 1, maxProperties: METADATA.maxKeys })),
-        any: Type.Optional(Type.Array(Type.Ref('SearchFilters'), { minItems: 1, maxItems: FILTER_LIMITS.maxAlternatives })),
-        not: Type.Optional(Type.Ref('SearchFilters')),
-      },
-      { additionalProperties: false },
-    ),
-  ],
-  {
-    $id: 'SearchFilters',
-    description: `Every field narrows the search; any holds alternatives, not one filter to exclude, nested at most ${FILTER_LIMITS.maxDepth} levels (FILTER.INVALID, FILTER.UNKNOWN_FIELD).`,
-  },
-);
+/** One filter object at a nesting depth (1 at the top): any and not exist only above FILTER_LIMITS.maxDepth. */
+function filterAt(depth: number): TSchema {
+  const nested =
+    depth < FILTER_LIMITS.maxDepth
+      ? { any: Type.Optional(Type.Array(filterAt(depth + 1), { minItems: 1, maxItems: FILTER_LIMITS.maxAlternatives })), not: Type.Optional(filterAt(depth + 1)) }
+      : {};
+  return Type.Object(
+    {
+      memory_type: Type.Optional(OneOrMany(FILTER_LIMITS.maxMemoryTypes, 64)),
+      job_id: Type.Optional(OneOrMany(FILTER_LIMITS.maxJobIds, FILTER_LIMITS.maxJobIdChars)),
+      created_after: Type.Optional(Instant),
+      created_before: Type.Optional(Instant),
+      event_after: Type.Optional(Instant),
+      event_before: Type.Optional(Instant),
+      metadata: Type.Optional(Type.Record(MetadataKey, MetadataCondition, { additionalProperties: false, minProperties: 1, maxProperties: METADATA.maxKeys })),
+      ...nested,
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const SearchFilters = Type.Union([Type.Null(), filterAt(1)], {
+  $id: 'SearchFilters',
+  description: `Every field narrows the search; any holds alternatives, not one filter to exclude, nested at most ${FILTER_LIMITS.maxDepth} levels (FILTER.INVALID, FILTER.UNKNOWN_FIELD).`,
+});
 
 const SearchOptions = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMITS.maxLimit, default: SEARCH_LIMITS.defaultLimit })),
