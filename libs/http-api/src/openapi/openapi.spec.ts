@@ -20,8 +20,9 @@ const ajv = new Ajv2020({ strict: false, allErrors: false });
 ajv.addSchema({ ...document, $id: 'openapi' });
 let lastErrors = '';
 /** A compiled validator (compiled once: the filter schemas are large) that keeps its errors for the message. */
-const checker = (validate: ReturnType<typeof ajv.compile>) => (value: unknown) => {
-  const valid = validate(value);
+const checker = (validate: ReturnType<typeof ajv.compile>) => (value: unknown): boolean => {
+  // The document has no $async schema, so every validator answers at once.
+  const valid = validate(value) === true;
   lastErrors = ajv.errorsText(validate.errors);
   return valid;
 };

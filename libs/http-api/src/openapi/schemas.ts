@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { FILTER_LIMITS, SEARCH_LIMITS, SEARCH_MODES, STRATEGY_NAMES } from '@memory/search';
 import { REQUEST_LIMITS } from '../limits.js';
 
@@ -89,23 +89,20 @@ const MetadataCondition = Type.Union([MetadataValue, Type.Object({ in: Type.Arra
 
 /** One filter object at a nesting depth (1 at the top): any and not exist only above FILTER_LIMITS.maxDepth. */
 function filterAt(depth: number): TSchema {
-  const nested =
-    depth < FILTER_LIMITS.maxDepth
-      ? { any: Type.Optional(Type.Array(filterAt(depth + 1), { minItems: 1, maxItems: FILTER_LIMITS.maxAlternatives })), not: Type.Optional(filterAt(depth + 1)) }
-      : {};
-  return Type.Object(
-    {
-      memory_type: Type.Optional(OneOrMany(FILTER_LIMITS.maxMemoryTypes, 64)),
-      job_id: Type.Optional(OneOrMany(FILTER_LIMITS.maxJobIds, FILTER_LIMITS.maxJobIdChars)),
-      created_after: Type.Optional(Instant),
-      created_before: Type.Optional(Instant),
-      event_after: Type.Optional(Instant),
-      event_before: Type.Optional(Instant),
-      metadata: Type.Optional(Type.Record(MetadataKey, MetadataCondition, { additionalProperties: false, minProperties: 1, maxProperties: METADATA.maxKeys })),
-      ...nested,
-    },
-    { additionalProperties: false },
-  );
+  const properties: TProperties = {
+    memory_type: Type.Optional(OneOrMany(FILTER_LIMITS.maxMemoryTypes, 64)),
+    job_id: Type.Optional(OneOrMany(FILTER_LIMITS.maxJobIds, FILTER_LIMITS.maxJobIdChars)),
+    created_after: Type.Optional(Instant),
+    created_before: Type.Optional(Instant),
+    event_after: Type.Optional(Instant),
+    event_before: Type.Optional(Instant),
+    metadata: Type.Optional(Type.Record(MetadataKey, MetadataCondition, { additionalProperties: false, minProperties: 1, maxProperties: METADATA.maxKeys })),
+  };
+  if (depth < FILTER_LIMITS.maxDepth) {
+    properties['any'] = Type.Optional(Type.Array(filterAt(depth + 1), { minItems: 1, maxItems: FILTER_LIMITS.maxAlternatives }));
+    properties['not'] = Type.Optional(filterAt(depth + 1));
+  }
+  return Type.Object(properties, { additionalProperties: false });
 }
 
 export const SearchFilters = Type.Union([Type.Null(), filterAt(1)], {
