@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const apiKey = 'api-check-key-0123456789abcdef';
 // Budgeted to about two minutes; one worker, because Hypothesis's source parsing is not safe across threads on
 // Python 3.11 (a run with two failed with "AST constructor recursion depth mismatch"). The README has the counts.
-const defaults = ['--max-examples', '20', '--workers', '1', '--seed', '1'];
+const defaults = ['--max-examples', '15', '--workers', '1', '--seed', '1'];
 
 if (spawnSync('st', ['--version'], { stdio: 'ignore' }).status !== 0) {
   console.error('api:check needs Schemathesis: pip install schemathesis==4.32.5 (the st command was not found)');

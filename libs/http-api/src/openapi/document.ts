@@ -45,7 +45,13 @@ function response(spec: ResponseSpec): Json {
   const description = spec.codes ? `${spec.description} Codes: ${spec.codes.join(', ')}.` : spec.description;
   const content = spec.schema ? { 'application/json': { schema: SCHEMA_REF(spec.schema) } } : spec.mediaType ? { [spec.mediaType]: { schema: { type: 'string', format: 'binary' } } } : undefined;
   const headers = spec.headers?.length ? Object.fromEntries(spec.headers.map((name) => [name, RESPONSE_HEADERS[name]])) : undefined;
-  return { description, ...(content ? { content } : {}), ...(headers ? { headers } : {}), ...(spec.codes ? { 'x-error-codes': spec.codes } : {}) };
+  return {
+    description,
+    ...(content ? { content } : {}),
+    ...(headers ? { headers } : {}),
+    ...(spec.links ? { links: spec.links } : {}),
+    ...(spec.codes ? { 'x-error-codes': spec.codes } : {}),
+  };
 }
 
 /** What every authenticated route may also answer: a key problem, or an engine that is down. */

@@ -9,6 +9,8 @@ export interface ResponseSpec {
   headers?: string[];
   /** A body that is not JSON, e.g. image/webp. */
   mediaType?: string;
+  /** OpenAPI links: the operations this answer leads to, and the values it hands them. */
+  links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
 }
 
 export interface OperationSpec {
@@ -37,7 +39,22 @@ const END_USER_ERRORS = ['REQUEST.MISSING_END_USER', 'REQUEST.INVALID_END_USER']
 const IDEMPOTENCY_ERRORS = { 400: ['IDEMPOTENCY.INVALID_KEY'], 409: ['IDEMPOTENCY.IN_PROGRESS'], 422: ['IDEMPOTENCY.KEY_REUSED'] };
 
 const error = (description: string, codes: string[], headers?: string[]): ResponseSpec => ({ description, schema: 'Error', codes, ...(headers ? { headers } : {}) });
-const accepted: ResponseSpec = { description: 'Accepted: processed in the background; follow the job at GET /v1/jobs/{jobId}.', schema: 'Accepted', headers: ['Idempotent-Replayed'] };
+// A link carries the end user along: another end user's job or memory is a 404 by design.
+const SAME_END_USER = { 'header.x-end-user-id': '$request.header.x-end-user-id' };
+const link = (operationId: string, parameters: Record<string, string>) => ({ operationId, parameters: { ...parameters, ...SAME_END_USER } });
+const accepted: ResponseSpec = {
+  description: 'Accepted: processed in the background; follow the job at GET /v1/jobs/{jobId}.',
+  schema: 'Accepted',
+  headers: ['Idempotent-Replayed'],
+  links: { job: link('getJob', { jobId: '$response.body#/jobId' }) },
+};
+/** What a job's first memory leads to. */
+const memoryLinks = (id: string) => ({
+  memory: link('getMemory', { id }),
+  history: link('getMemoryHistory', { id }),
+  update: link('updateMemory', { id }),
+  forget: link('deleteMemory', { id }),
+});
 const memoryId = { id: 'The memory id (mem_...).' };
 
 /**
@@ -79,7 +96,7 @@ export const OPERATIONS: OperationSpec[] = [
     headers: { endUser: 'required', timeZone: true, idempotencyKey: true },
     body: { schema: 'ImageIngestRequest' },
     responses: {
-      202: accepted,
+      202: { ...accepted, links: { ...accepted.links, preview: link('getImagePreview', { jobId: '$response.body#/jobId' }) } },
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'IMAGE.MISSING_DATA', 'IMAGE.INVALID_BASE64', 'IMAGE.UNREADABLE', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
       409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
       413: error('Over a limit.', [...JSON_BODY_ERRORS[413], 'INGEST.TOO_LARGE', 'IMAGE.TOO_LARGE', 'IMAGE.TOO_MANY_PIXELS']),
@@ -214,7 +231,7 @@ export const OPERATIONS: OperationSpec[] = [
     pathParams: { jobId: 'The id an accepted request answered.' },
     query: { waitMs: { description: `Wait up to this many milliseconds (0-${REQUEST_LIMITS.jobWaitMaxMs}) for the job to settle.`, schema: { type: 'integer', minimum: 0, maximum: REQUEST_LIMITS.jobWaitMaxMs } } },
     responses: {
-      200: { description: 'The job.', schema: 'Job' },
+      200: { description: 'The job.', schema: 'Job', links: memoryLinks('$response.body#/memoryIds/0') },
       400: error('waitMs is not a whole number in range.', ['JOB.INVALID_WAIT']),
       404: error('No such job for this API key (and x-end-user-id, when sent).', ['JOB.NOT_FOUND']),
     },
