@@ -8,5 +8,3 @@ export * from './limits.js';
 export * from './validation.js';
 export type { Readiness } from './routes/health.js';
 export { openApiDocument } from './openapi/document.js';
-export { OPERATIONS, type OperationSpec } from './openapi/operations.js';
-export { TEXT_INGEST_FAST_PATH } from './text-ingest-fast-path.js';
