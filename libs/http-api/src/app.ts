@@ -21,6 +21,7 @@ import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
 import { memoryReadRoutes } from './routes/memories.js';
 import { handleTextIngestFast } from './text-ingest-fast-path.js';
+import { referenceRoutes } from './routes/reference.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks.js';
 
 /**
@@ -61,11 +62,12 @@ export function createHttpApi(deps: HttpApiDeps): RequestListener {
   };
 }
 
-function expressApp(deps: HttpApiDeps) {
+/** The Express part of the API (everything but the text fast path); exported for the test that compares its routes with the document. */
+export function expressApp(deps: HttpApiDeps) {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(healthRoutes(deps.readiness));
+  app.use(healthRoutes(deps.readiness), referenceRoutes());
   app.use('/v1', requireApiKey(deps.apiKeys));
   if (deps.ingestion && deps.idempotency) {
     app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));

@@ -8,3 +8,4 @@ export * from './limits.js';
 export * from './validation.js';
 export type { Readiness } from './routes/health.js';
 export { SECRET_GRACE_MS, type WebhookRouteDeps } from './routes/webhooks.js';
+export { openApiDocument } from './openapi/document.js';

@@ -14,6 +14,9 @@ export interface TextIngestFastPathDeps extends TextIngestDeps {
 /** A body-parser-shaped error, so errorResponse maps it exactly as it maps Express's. */
 const parserError = (type: 'entity.too.large' | 'entity.parse.failed') => Object.assign(new Error(type), { type });
 
+/** The one route the fast path answers, outside Express's router: the OpenAPI route check reads it from here. */
+export const TEXT_INGEST_FAST_PATH = { method: 'POST', path: '/v1/memory' } as const;
+
 /**
  * POST /v1/memory on plain node:http, in front of the Express app: the route a high-throughput ingestion pipeline
  * calls in a loop, where Express's router, middleware chain and body parser cost more than the work itself (the
@@ -27,7 +30,7 @@ const parserError = (type: 'entity.too.large' | 'entity.parse.failed') => Object
  * Returns whether it took the request.
  */
 export function handleTextIngestFast(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): boolean {
-  if (req.method !== 'POST' || req.url !== '/v1/memory' || !plainJson(req)) return false;
+  if (req.method !== TEXT_INGEST_FAST_PATH.method || req.url !== TEXT_INGEST_FAST_PATH.path || !plainJson(req)) return false;
   void respond(req, res, deps);
   return true;
 }

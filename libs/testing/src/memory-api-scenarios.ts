@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { caller, waitForJob, type HasUrl, expectError } from './http-caller.js';
+import { openApiConformance } from './openapi-conformance.js';
 import { describeSearchFilterScenarios } from './search-filter-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 
@@ -36,6 +37,50 @@ export function describeMemoryApiScenarios(title: string, service: ServiceUnderT
       const ready = await caller(service, null, null).get('/health/ready');
       expect(ready.status).to.equal(200);
       expect(ready.body.status).to.equal('ready');
+    });
+
+    it('serves its OpenAPI document and a reference page without a key, the page whole from this service', async () => {
+      const document = await caller(service, null, null).get('/openapi.json');
+      expect(document.status).to.equal(200);
+      expect(document.body.openapi).to.equal('3.1.0');
+      expect(document.body.components.securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer' });
+      expect(Object.keys(document.body.paths)).to.include.members(['/v1/memory', '/v1/search', '/v1/memories/{id}', '/v1/jobs/{jobId}']);
+      const page = await fetch(`${service.url}/docs`);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      const html = await page.text();
+      const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+      expect(assets, 'the page loads its script and styles').to.have.length.greaterThan(1);
+      for (const asset of assets) {
+        expect(asset, 'no CDN: the page works offline').to.match(/^\/docs\/assets\//);
+        expect((await fetch(`${service.url}${asset}`)).status, asset).to.equal(200);
+      }
+    });
+
+    it('answers as its OpenAPI document says: statuses and bodies of real memories, jobs, searches and errors', async () => {
+      const conforms = openApiConformance((await caller(service, null, null).get('/openapi.json')).body);
+      const carol = caller(service, KEYS.acme, 'carol-openapi');
+      const ack = await carol.post('/v1/memory', { source: { type: 'text', content: 'Dinner with Priya at the Lebanese place on Friday, she recommended the book Dune.' }, metadata: { project: 'apollo' } });
+      conforms('POST', '/v1/memory', ack);
+      const job = await carol.get(`/v1/jobs/${ack.body.jobId}?waitMs=20000`);
+      conforms('GET', '/v1/jobs/{jobId}', job);
+      expect(job.body.status).to.equal('Completed');
+      const id = job.body.memoryIds[0] as string;
+      conforms('GET', '/v1/memories/{id}', await carol.get(`/v1/memories/${id}`));
+      conforms('GET', '/v1/memories/{id}/history', await carol.get(`/v1/memories/${id}/history`));
+      const page = await carol.get('/v1/memories?limit=1');
+      conforms('GET', '/v1/memories', page);
+      expect(page.body.data).to.have.length(1);
+      const found = await carol.post('/v1/search', { query: 'what book did Priya recommend', options: { explain: true } });
+      conforms('POST', '/v1/search', found);
+      expect(found.body.data).to.not.be.empty;
+      conforms('POST', '/v1/memories/search', await carol.post('/v1/memories/search', { query: 'Priya', mode: 'hybrid' }));
+      conforms('GET', '/v1/memories/{id}', await carol.get('/v1/memories/mem_nothing_here'));
+      conforms('POST', '/v1/search', await carol.post('/v1/search', { query: 'x', filters: { colour: 'red' } }));
+      conforms('GET', '/v1/jobs/{jobId}', await carol.get('/v1/jobs/job_nothing_here'));
+      conforms('POST', '/v1/memory', await caller(service, null, 'carol-openapi').post('/v1/memory', { source: { type: 'text', content: 'x' } }));
+      conforms('GET', '/health/ready', await caller(service, null, null).get('/health/ready'));
+      conforms('GET', '/health/live', await caller(service, null, null).get('/health/live'));
     });
 
     it('long-polls a job: GET /v1/jobs/{id}?waitMs answers once it is Completed, and refuses a bad wait', async () => {

@@ -22,9 +22,9 @@ export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): 
     });
     sendOutcome(res, outcome);
   };
-  router.delete('/v1/memories/:memoryId', async (req, res) => {
+  router.delete('/v1/memories/:id', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const memoryId = req.params['memoryId'] as string;
+    const memoryId = req.params['id'] as string;
     await answer(req, res, scope, 'DELETE /v1/memories/{id}', memoryId, () => forgetting.forgetMemory(scope, memoryId));
   });
   router.delete('/v1/memories', async (req, res) => {

@@ -11,11 +11,11 @@ import { requireJson, scopeOf, sendOutcome } from './guards.js';
  */
 export function updateRoutes(updating: Updating, idempotency: Idempotency): Router {
   const router = Router();
-  router.patch('/v1/memories/:memoryId', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
+  router.patch('/v1/memories/:id', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
     const change = validateUpdate(req.body);
-    const memoryId = String(req.params['memoryId']);
+    const memoryId = String(req.params['id']);
     const outcome = await idempotency.run({
       scope,
       key: req.header(IDEMPOTENCY_KEY_HEADER),

@@ -1,0 +1,102 @@
+import { REQUEST_LIMITS } from '../limits.js';
+import { OPERATIONS, type OperationSpec, type ResponseSpec } from './operations.js';
+import { COMPONENT_SCHEMAS } from './schemas.js';
+
+type Json = Record<string, unknown>;
+
+const SCHEMA_REF = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** TypeBox's `$ref: "Metadata"` and `$id` are for ajv; the document refers to components.schemas instead. */
+function forDocument(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forDocument);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === '$id') continue;
+    out[key] = key === '$ref' && typeof inner === 'string' && !inner.startsWith('#') ? `#/components/schemas/${inner}` : forDocument(inner);
+  }
+  return out;
+}
+
+export const HEADER_PARAMETERS = {
+  EndUserId: {
+    name: 'x-end-user-id', in: 'header',
+    description: `The end user whose memories the request acts on: 1-${REQUEST_LIMITS.endUserIdMaxChars} characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER).`,
+    schema: { type: 'string', minLength: 1, maxLength: REQUEST_LIMITS.endUserIdMaxChars, pattern: '^[A-Za-z0-9._@:+-]+$' },
+  },
+  EndUserTimeZone: {
+    name: 'x-end-user-timezone', in: 'header', required: false,
+    description: 'IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE).',
+    schema: { type: 'string', examples: ['Europe/Berlin'] },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key', in: 'header', required: false,
+    description: 'Makes a retry answer with the first job instead of accepting a second: 1-255 printable ASCII characters, kept 24 hours (IDEMPOTENCY.INVALID_KEY).',
+    schema: { type: 'string', pattern: '^[\\x20-\\x7E]{1,255}$' },
+  },
+};
+
+const RESPONSE_HEADERS: Record<string, Json> = {
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'Idempotent-Replayed': { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+};
+
+function response(spec: ResponseSpec): Json {
+  const description = spec.codes ? `${spec.description} Codes: ${spec.codes.join(', ')}.` : spec.description;
+  const content = spec.schema ? { 'application/json': { schema: SCHEMA_REF(spec.schema) } } : spec.mediaType ? { [spec.mediaType]: { schema: { type: 'string', format: 'binary' } } } : undefined;
+  const headers = spec.headers?.length ? Object.fromEntries(spec.headers.map((name) => [name, RESPONSE_HEADERS[name]])) : undefined;
+  return {
+    description,
+    ...(content ? { content } : {}),
+    ...(headers ? { headers } : {}),
+    ...(spec.links ? { links: spec.links } : {}),
+    ...(spec.codes ? { 'x-error-codes': spec.codes } : {}),
+  };
+}
+
+/** What every authenticated route may also answer: a key problem, or an engine that is down. */
+const AUTH_RESPONSES: Record<number, ResponseSpec> = {
+  401: { description: 'No API key, a malformed Authorization header, or an unknown key.', schema: 'Error', codes: ['AUTH.MISSING_KEY', 'AUTH.MALFORMED', 'AUTH.INVALID_KEY'] },
+  503: { description: 'A store or the log failed; nothing was accepted, retry with backoff.', schema: 'Error', codes: ['SERVICE.UNAVAILABLE', 'SEARCH.UNAVAILABLE'] },
+};
+
+function operation(spec: OperationSpec): Json {
+  const parameters: Json[] = [];
+  for (const [name, description] of Object.entries(spec.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } });
+  for (const [name, query] of Object.entries(spec.query ?? {})) parameters.push({ name, in: 'query', required: query.required ?? false, description: query.description, schema: query.schema });
+  if (spec.headers?.endUser) parameters.push({ ...HEADER_PARAMETERS.EndUserId, required: spec.headers.endUser === 'required' });
+  if (spec.headers?.timeZone) parameters.push(HEADER_PARAMETERS.EndUserTimeZone);
+  if (spec.headers?.idempotencyKey) parameters.push(HEADER_PARAMETERS.IdempotencyKey);
+  const responses = { ...spec.responses, ...(spec.auth ? AUTH_RESPONSES : {}) };
+  return {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tags: [spec.tag],
+    security: spec.auth ? [{ bearerAuth: [] }] : [],
+    ...(parameters.length ? { parameters } : {}),
+    ...(spec.body ? { requestBody: { required: true, content: { [spec.body.mediaType ?? 'application/json']: { schema: SCHEMA_REF(spec.body.schema) } } } } : {}),
+    responses: Object.fromEntries(Object.entries(responses).map(([status, answer]) => [status, response(answer)])),
+  };
+}
+
+/** The OpenAPI 3.1 document of the service: OPERATIONS over the schemas the validators are checked against. */
+export function openApiDocument(): Json {
+  const paths: Record<string, Json> = {};
+  for (const spec of OPERATIONS) paths[spec.path] = { ...paths[spec.path], [spec.method]: operation(spec) };
+  const schemas = Object.fromEntries(COMPONENT_SCHEMAS.map((schema) => [schema['$id'] as string, forDocument(schema)]));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Memory service',
+      version: '0.1.0',
+      description: 'Text, images and PDFs in, memories out, found again by search. Every 4xx and 5xx has the body {"error":{"code","message","details"}}; branch on the stable code.',
+    },
+    security: [{ bearerAuth: [] }],
+    tags: ['health', 'ingestion', 'search', 'memories', 'forgetting', 'jobs', 'reference'].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (MEMORY_API_KEYS, or the development key printed at first start); it stands for a tenant.' } },
+      schemas,
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { FILTER_LIMITS, SEARCH_LIMITS, SEARCH_MODES, STRATEGY_NAMES } from '@memory/search';
+import { REQUEST_LIMITS } from '../limits.js';
+
+/**
+ * The JSON Schemas of every request and response body, built from the same limits the validators enforce. The
+ * OpenAPI document is made of these; openapi.spec.ts runs each request schema and its validator over the same
+ * accepted and refused examples, so a field cannot be checked one way and documented another.
+ */
+const METADATA = REQUEST_LIMITS.metadata;
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Stable code, e.g. AUTH.MISSING_KEY: branch on this, never on the message.' }),
+      message: Type.String({ description: 'What went wrong and what to send instead.' }),
+      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  },
+  { $id: 'Error' },
+);
+
+// The key pattern of METADATA_LIMITS, without __proto__ (isMetadataKey).
+const MetadataKey = Type.String({ pattern: `^(?!__proto__$)${METADATA.keyPattern.source.slice(1)}` });
+const MetadataValue = Type.Union([Type.String({ maxLength: METADATA.maxStringChars }), Type.Number(), Type.Boolean()]);
+
+export const Metadata = Type.Union(
+  [
+    Type.Null(),
+    Type.Record(MetadataKey, MetadataValue, {
+      additionalProperties: false,
+      maxProperties: METADATA.maxKeys,
+      description: `A flat object of string, finite number or boolean values: at most ${METADATA.maxKeys} keys, ${METADATA.maxJsonBytes} bytes as JSON (METADATA.INVALID, METADATA.TOO_LARGE).`,
+    }),
+  ],
+  { $id: 'Metadata' },
+);
+
+const IsoTimestamp = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:Z|[+-]\\d{2}:?\\d{2})?)?$',
+  description: 'ISO 8601 date or date-time, e.g. 2023-05-08T13:56:00Z',
+});
+const UserContext = Type.Union([Type.Null(), Type.String({ maxLength: REQUEST_LIMITS.userContextMaxChars })]);
+const Content = Type.String({ minLength: 1, maxLength: REQUEST_LIMITS.textMaxChars, pattern: '\\S' });
+
+export const TextIngestRequest = Type.Object(
+  {
+    source: Type.Object({
+      type: Type.Literal('text'),
+      content: Content,
+      timestamp: Type.Optional(Type.Union([Type.Null(), IsoTimestamp], { description: 'When it was said: relative dates resolve against it instead of the time the request is accepted.' })),
+    }),
+    userContext: Type.Optional(UserContext),
+    metadata: Type.Optional(Type.Ref('Metadata')),
+  },
+  { $id: 'TextIngestRequest' },
+);
+
+const Base64Image = Type.String({
+  pattern: '^(?:data:(?:[a-zA-Z]+/[a-zA-Z0-9.+-]+)?(?:;[a-zA-Z0-9=.+-]+)*;base64,)?[A-Za-z0-9+/\\s]*[A-Za-z0-9+/][A-Za-z0-9+/\\s]*(?:=\\s*){0,2}$',
+  description: 'The image bytes base64-encoded; a data: URL prefix is accepted (IMAGE.MISSING_DATA, IMAGE.INVALID_BASE64).' });
+
+export const ImageIngestRequest = Type.Object(
+  { imageData: Base64Image, userContext: Type.Optional(UserContext), metadata: Type.Optional(Type.Ref('Metadata')) },
+  { $id: 'ImageIngestRequest' },
+);
+
+export const UpdateRequest = Type.Object(
+  {
+    content: Type.Optional(Content),
+    userContext: Type.Optional(UserContext),
+    metadata: Type.Optional(Type.Ref('Metadata')),
+    timestamp: Type.Optional(Type.Union([Type.Null(), IsoTimestamp])),
+  },
+  {
+    $id: 'UpdateRequest',
+    additionalProperties: false,
+    anyOf: [{ required: ['content'] }, { required: ['userContext'] }, { required: ['metadata'] }],
+    description: 'At least one of content, userContext, metadata (UPDATE.NOTHING_TO_CHANGE); no other field (UPDATE.UNKNOWN_FIELD).',
+  },
+);
+
+const Instant = Type.Union([Type.Integer(), Type.String({ pattern: '^(-?\\d{1,16}|\\d{4}-\\d{2}-\\d{2}(?:T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?)$' })], {
+  description: 'An ISO 8601 date or date-time, or epoch milliseconds.',
+});
+const OneOrMany = (maxItems: number, maxLength: number) =>
+  Type.Union([Type.String({ minLength: 1, maxLength }), Type.Array(Type.String({ minLength: 1, maxLength }), { minItems: 1, maxItems })]);
+const MetadataCondition = Type.Union([MetadataValue, Type.Object({ in: Type.Array(MetadataValue, { minItems: 1, maxItems: FILTER_LIMITS.maxMetadataValues }) }, { additionalProperties: false })]);
+
+/** One filter object at a nesting depth (1 at the top): any and not exist only above FILTER_LIMITS.maxDepth. */
+function filterAt(depth: number): TSchema {
+  const properties: TProperties = {
+    memory_type: Type.Optional(OneOrMany(FILTER_LIMITS.maxMemoryTypes, 64)),
+    job_id: Type.Optional(OneOrMany(FILTER_LIMITS.maxJobIds, FILTER_LIMITS.maxJobIdChars)),
+    created_after: Type.Optional(Instant),
+    created_before: Type.Optional(Instant),
+    event_after: Type.Optional(Instant),
+    event_before: Type.Optional(Instant),
+    metadata: Type.Optional(Type.Record(MetadataKey, MetadataCondition, { additionalProperties: false, minProperties: 1, maxProperties: METADATA.maxKeys })),
+  };
+  if (depth < FILTER_LIMITS.maxDepth) {
+    properties['any'] = Type.Optional(Type.Array(filterAt(depth + 1), { minItems: 1, maxItems: FILTER_LIMITS.maxAlternatives }));
+    properties['not'] = Type.Optional(filterAt(depth + 1));
+  }
+  return Type.Object(properties, { additionalProperties: false });
+}
+
+export const SearchFilters = Type.Union([Type.Null(), filterAt(1)], {
+  $id: 'SearchFilters',
+  description: `Every field narrows the search; any holds alternatives, not one filter to exclude, nested at most ${FILTER_LIMITS.maxDepth} levels (FILTER.INVALID, FILTER.UNKNOWN_FIELD).`,
+});
+
+const SearchOptions = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMITS.maxLimit, default: SEARCH_LIMITS.defaultLimit })),
+  explain: Type.Optional(Type.Boolean({ default: false })),
+});
+const Query = Type.String({ minLength: 1, maxLength: SEARCH_LIMITS.maxQueryChars, pattern: '\\S' });
+const searchCommon = {
+  useDynamicScoring: Type.Optional(Type.Boolean({ default: true })),
+  options: Type.Optional(SearchOptions),
+  filters: Type.Optional(Type.Ref('SearchFilters')),
+};
+
+export const SearchRequest = Type.Union(
+  [
+    Type.Object({ query: Query, strategy: Type.Optional(Type.Union([Type.Null(), Type.Union(STRATEGY_NAMES.map((name) => Type.Literal(name)))])), ...searchCommon }),
+    Type.Object({ queryImage: Base64Image, options: Type.Optional(Type.Object({ limit: SearchOptions.properties.limit })), filters: searchCommon.filters }),
+  ],
+  { $id: 'SearchRequest', description: 'A text query (with an optional forced strategy), or queryImage to search by image.' },
+);
+
+export const ModeSearchRequest = Type.Object(
+  { query: Query, mode: Type.Union(SEARCH_MODES.map((mode) => Type.Literal(mode))), ...searchCommon },
+  { $id: 'ModeSearchRequest' },
+);
+
+export const Accepted = Type.Object(
+  {
+    status: Type.Literal('Accepted'),
+    jobId: Type.String(),
+    previewUrl: Type.Optional(Type.String({ description: 'Image ingestion: where the preview is served (same authentication).' })),
+    storagePath: Type.Optional(Type.String({ description: 'PDF upload: where the original is kept.' })),
+  },
+  { $id: 'Accepted' },
+);
+
+const Payload = Type.Object(
+  {
+    memory_type: Type.String(),
+    content: Type.String(),
+    user_id: Type.String(),
+    created_at: Type.Number(),
+    source_type: Type.String(),
+    job_id: Type.String(),
+    version: Type.Integer(),
+    metadata: Type.Record(Type.String(), MetadataValue),
+  },
+  { description: 'The memory: its text, enrichment (themes, entities, event_times, sentiment...) and metadata.' },
+);
+
+export const Memory = Type.Object({ id: Type.String(), payload: Payload }, { $id: 'Memory' });
+
+export const SearchHit = Type.Object(
+  {
+    id: Type.String(),
+    finalScore: Type.Number(),
+    payload: Payload,
+    searchedWithNode: Type.String(),
+    explain: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { $id: 'SearchHit' },
+);
+
+export const SearchResponse = Type.Object(
+  {
+    data: Type.Array(Type.Ref('SearchHit')),
+    routing: Type.Optional(Type.Object({ recipe: Type.String(), strategies: Type.Array(Type.String()) }, { description: 'Text search: which strategies ran and why.' })),
+  },
+  { $id: 'SearchResponse' },
+);
+
+export const MemoryPage = Type.Object(
+  { data: Type.Array(Type.Ref('Memory')), nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass it as cursor for the next page; null on the last.' }) },
+  { $id: 'MemoryPage' },
+);
+
+export const MemoryHistory = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({ version: Type.Integer(), content: Type.String(), changedAt: Type.Number(), cause: Type.String() }),
+    ),
+  },
+  { $id: 'MemoryHistory' },
+);
+
+export const Job = Type.Object(
+  {
+    jobId: Type.String(),
+    status: Type.Union([Type.Literal('Accepted'), Type.Literal('Processing'), Type.Literal('Completed'), Type.Literal('Failed')]),
+    stage: Type.Union([Type.String(), Type.Null()]),
+    endUserId: Type.String(),
+    memoryIds: Type.Array(Type.String()),
+    partCount: Type.Union([Type.Integer(), Type.Null()]),
+    error: Type.Optional(Type.Object({ code: Type.Union([Type.String(), Type.Null()]), reason: Type.Union([Type.String(), Type.Null()]) })),
+    receipt: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'A forgetting job: what was removed where.' })),
+    acceptedAt: Type.Number(),
+    updatedAt: Type.Number(),
+  },
+  { $id: 'Job' },
+);
+
+export const Liveness = Type.Object({ status: Type.Literal('ok') }, { $id: 'Liveness' });
+export const Readiness = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ready'), Type.Literal('starting')]),
+    checks: Type.Record(Type.String(), Type.String()),
+    lag: Type.Record(Type.String(), Type.Number()),
+  },
+  { $id: 'Readiness' },
+);
+
+export const DocumentUpload = Type.Object(
+  {
+    file: Type.String({ format: 'binary', contentMediaType: 'application/pdf', description: 'The PDF (Content-Type application/pdf).' }),
+    metadata: Type.Optional(Type.String({ contentMediaType: 'application/json', description: 'The metadata object as JSON text.' })),
+  },
+  { $id: 'DocumentUpload' },
+);
+
+/** Every named schema, by $id: components.schemas of the document, and what ajv resolves $refs against. */
+export const COMPONENT_SCHEMAS: TSchema[] = [
+  ErrorBody,
+  Metadata,
+  TextIngestRequest,
+  ImageIngestRequest,
+  UpdateRequest,
+  SearchFilters,
+  SearchRequest,
+  ModeSearchRequest,
+  Accepted,
+  Memory,
+  SearchHit,
+  SearchResponse,
+  MemoryPage,
+  MemoryHistory,
+  Job,
+  Liveness,
+  Readiness,
+  DocumentUpload,
+];
