@@ -260,6 +260,7 @@ describe('the OpenAPI document names every route the service answers, and only t
     updating: unused,
     blobs: unused,
     jobs: unused,
+    webhooks: unused,
     logger,
     readiness: async () => ({ ready: true, checks: {}, lag: {} }),
   };

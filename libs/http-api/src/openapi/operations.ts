@@ -56,6 +56,7 @@ const memoryLinks = (id: string) => ({
   forget: link('deleteMemory', { id }),
 });
 const memoryId = { id: 'The memory id (mem_...).' };
+const webhookId = { webhookId: 'The webhook id POST /v1/webhooks answered.' };
 
 /**
  * Every route the service answers, with what it reads and every status it can answer. The document is built from
@@ -234,6 +235,48 @@ export const OPERATIONS: OperationSpec[] = [
       200: { description: 'The job.', schema: 'Job', links: memoryLinks('$response.body#/memoryIds/0') },
       400: error('waitMs is not a whole number in range.', ['JOB.INVALID_WAIT']),
       404: error('No such job for this API key (and x-end-user-id, when sent).', ['JOB.NOT_FOUND']),
+    },
+  },
+  {
+    method: 'post', path: '/v1/webhooks', operationId: 'createWebhook', summary: 'Register a webhook endpoint for some events; the answer shows its signing secret once.', tag: 'webhooks', auth: true,
+    body: { schema: 'WebhookRequest' },
+    responses: {
+      201: { description: 'Registered; keep the secret, it is not shown again.', schema: 'WebhookCreated', links: { webhook: { operationId: 'getWebhook', parameters: { webhookId: '$response.body#/id' } } } },
+      400: error('A body, url or events to fix.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', 'WEBHOOK.INVALID_URL', 'WEBHOOK.UNKNOWN_EVENT', 'WEBHOOK.PRIVATE_TARGET']),
+      413: error('Body too large.', JSON_BODY_ERRORS[413]),
+      415: error('Not JSON.', JSON_BODY_ERRORS[415]),
+    },
+  },
+  {
+    method: 'get', path: '/v1/webhooks', operationId: 'listWebhooks', summary: "The tenant's webhook endpoints (without secrets).", tag: 'webhooks', auth: true,
+    responses: { 200: { description: 'The endpoints.', schema: 'WebhookList' } },
+  },
+  {
+    method: 'get', path: '/v1/webhooks/{webhookId}', operationId: 'getWebhook', summary: 'One webhook endpoint (without its secret).', tag: 'webhooks', auth: true,
+    pathParams: webhookId,
+    responses: { 200: { description: 'The endpoint.', schema: 'Webhook' }, 404: error('No such webhook for this API key.', ['WEBHOOK.NOT_FOUND']) },
+  },
+  {
+    method: 'delete', path: '/v1/webhooks/{webhookId}', operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint and its queued deliveries.', tag: 'webhooks', auth: true,
+    pathParams: webhookId,
+    responses: { 204: { description: 'Deleted.' }, 404: error('No such webhook for this API key.', ['WEBHOOK.NOT_FOUND']) },
+  },
+  {
+    method: 'post', path: '/v1/webhooks/{webhookId}/rotate-secret', operationId: 'rotateWebhookSecret', summary: 'A new signing secret, shown once; the old one keeps signing for 24 hours.', tag: 'webhooks', auth: true,
+    pathParams: webhookId,
+    responses: { 200: { description: 'The new secret.', schema: 'WebhookSecret' }, 404: error('No such webhook for this API key.', ['WEBHOOK.NOT_FOUND']) },
+  },
+  {
+    method: 'get', path: '/v1/webhooks/{webhookId}/deliveries', operationId: 'listWebhookDeliveries', summary: "The endpoint's latest deliveries: state, attempts, last answer, next attempt.", tag: 'webhooks', auth: true,
+    pathParams: webhookId,
+    responses: { 200: { description: 'The deliveries, newest first.', schema: 'WebhookDeliveryList' }, 404: error('No such webhook for this API key.', ['WEBHOOK.NOT_FOUND']) },
+  },
+  {
+    method: 'post', path: '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', operationId: 'redeliverWebhookDelivery', summary: 'Send a delivery again, with another 24 hours of retries.', tag: 'webhooks', auth: true,
+    pathParams: { ...webhookId, deliveryId: 'A delivery of this endpoint (its webhook-id header).' },
+    responses: {
+      202: { description: 'Queued again.', schema: 'WebhookDelivery' },
+      404: error('No such webhook for this API key, or no such delivery of it.', ['WEBHOOK.NOT_FOUND', 'WEBHOOK.DELIVERY_NOT_FOUND']),
     },
   },
 ];

@@ -1,6 +1,7 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { FILTER_LIMITS, SEARCH_LIMITS, SEARCH_MODES, STRATEGY_NAMES } from '@memory/search';
 import { REQUEST_LIMITS } from '../limits.js';
+import { WEBHOOK_EVENT_TYPES } from '@memory/ports';
 
 /**
  * The JSON Schemas of every request and response body, built from the same limits the validators enforce. The
@@ -227,6 +228,43 @@ export const DocumentUpload = Type.Object(
   { $id: 'DocumentUpload' },
 );
 
+const WebhookEvent = Type.Union(WEBHOOK_EVENT_TYPES.map((event) => Type.Literal(event)));
+
+export const WebhookRequest = Type.Object(
+  {
+    url: Type.String({ format: 'uri', description: 'http(s) URL the events are POSTed to; private addresses are refused unless MEMORY_WEBHOOKS_ALLOW_PRIVATE.' }),
+    events: Type.Array(WebhookEvent, { minItems: 1 }),
+  },
+  { $id: 'WebhookRequest', additionalProperties: false },
+);
+
+export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(WebhookEvent), createdAt: Type.String({ format: 'date-time' }) }, { $id: 'Webhook' });
+export const WebhookCreated = Type.Object(
+  { id: Type.String(), url: Type.String(), events: Type.Array(WebhookEvent), createdAt: Type.String({ format: 'date-time' }), secret: Type.String({ description: 'whsec_ + base64: shown once.' }) },
+  { $id: 'WebhookCreated' },
+);
+export const WebhookList = Type.Object({ data: Type.Array(Type.Ref('Webhook')) }, { $id: 'WebhookList' });
+export const WebhookSecret = Type.Object(
+  { id: Type.String(), secret: Type.String({ description: 'The new secret, shown once.' }), previousSecretsExpireAt: Type.String({ format: 'date-time' }) },
+  { $id: 'WebhookSecret' },
+);
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const WebhookDelivery = Type.Object(
+  {
+    id: Type.String(),
+    eventType: WebhookEvent,
+    state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    attempts: Type.Integer(),
+    lastStatus: nullable(Type.Integer()),
+    lastError: nullable(Type.String()),
+    nextAttemptAt: nullable(Type.String({ format: 'date-time' })),
+    createdAt: nullable(Type.String({ format: 'date-time' })),
+    updatedAt: nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'WebhookDelivery' },
+);
+export const WebhookDeliveryList = Type.Object({ data: Type.Array(Type.Ref('WebhookDelivery')) }, { $id: 'WebhookDeliveryList' });
+
 /** Every named schema, by $id: components.schemas of the document, and what ajv resolves $refs against. */
 export const COMPONENT_SCHEMAS: TSchema[] = [
   ErrorBody,
@@ -247,4 +285,11 @@ export const COMPONENT_SCHEMAS: TSchema[] = [
   Liveness,
   Readiness,
   DocumentUpload,
+  WebhookRequest,
+  Webhook,
+  WebhookCreated,
+  WebhookList,
+  WebhookSecret,
+  WebhookDelivery,
+  WebhookDeliveryList,
 ];
