@@ -76,6 +76,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       deps.updating = createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId });
     }
     if (roles.http.api && roles.http.jobs) deps.jobs = await infra.jobs();
+    deps.mcp = config.mcpFileRoot ? { fileRoot: config.mcpFileRoot } : {};
     if (roles.http.api && roles.http.search === 'local') {
       deps.search = {
         vectors: await infra.vectors(),

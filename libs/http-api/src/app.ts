@@ -20,6 +20,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
 import { memoryReadRoutes } from './routes/memories.js';
+import { mcpRoutes, type McpRouteOptions } from './routes/mcp.js';
 import { handleTextIngestFast } from './text-ingest-fast-path.js';
 
 /**
@@ -42,6 +43,8 @@ export interface HttpApiDeps {
   documentMaxBytes?: number;
   search?: SearchRouteDeps | { proxyTo: string };
   jobs?: JobStore;
+  /** POST /mcp, served where ingestion and jobs are (memoryd, the edge): its tools call this process's /v1 routes. */
+  mcp?: McpRouteOptions;
   logger: Logger;
   readiness: () => Promise<Readiness>;
 }
@@ -63,6 +66,7 @@ function expressApp(deps: HttpApiDeps) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(healthRoutes(deps.readiness));
+  if (deps.mcp && deps.ingestion && deps.jobs) app.use(mcpRoutes(deps.apiKeys, deps.mcp));
   app.use('/v1', requireApiKey(deps.apiKeys));
   if (deps.ingestion && deps.idempotency) {
     app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));
