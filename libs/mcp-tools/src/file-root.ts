@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { MemoryServiceError } from '@memory/platform';
 
 /** The largest file add_memory reads: the service's default PDF limit (images have a lower one, which it enforces). */
@@ -17,17 +17,23 @@ export async function allowedFile(fileRoot: string | undefined, requested: strin
   const root = await realpath(fileRoot).catch(() => {
     throw new MemoryServiceError('MCP.FILE_ROOT_MISSING', `the file root ${fileRoot} (MEMORY_MCP_FILE_ROOT) does not exist on the server`);
   });
-  const real = await realpath(resolve(root, requested)).catch(() => {
+  const outside = () => new MemoryServiceError('MCP.FILE_NOT_ALLOWED', `${requested} is outside the directory the operator allows (${root}); only files under it can be added`);
+  // Checked before and after links are resolved: before, so nothing is said about files outside (not even whether they exist).
+  const lexical = resolve(root, requested);
+  if (!isUnder(root, lexical)) throw outside();
+  const real = await realpath(lexical).catch(() => {
     throw new MemoryServiceError('MCP.FILE_NOT_FOUND', `no file ${requested} under the file root ${root}`);
   });
-  const inside = relative(root, real);
-  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
-    throw new MemoryServiceError('MCP.FILE_NOT_ALLOWED', `${requested} is outside the directory the operator allows (${root}); only files under it can be added`);
-  }
+  if (!isUnder(root, real)) throw outside();
   const info = await stat(real);
   if (!info.isFile()) throw new MemoryServiceError('MCP.FILE_NOT_FOUND', `${requested} is not a regular file`);
   if (info.size > MCP_FILE_MAX_BYTES) {
     throw new MemoryServiceError('MCP.FILE_TOO_LARGE', `${requested} has ${info.size} bytes; the limit is ${MCP_FILE_MAX_BYTES}`);
   }
   return real;
+}
+
+function isUnder(root: string, path: string): boolean {
+  const inside = relative(root, path);
+  return inside !== '' && inside !== '..' && !inside.startsWith(`..${sep}`) && !isAbsolute(inside);
 }

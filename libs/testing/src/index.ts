@@ -24,3 +24,4 @@ export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
 export { describeUpdateScenarios } from './update-scenarios.js';
+export { describeMcpScenarios, mcpFileRoot, type McpScenarioOptions } from './mcp-scenarios.js';
