@@ -6,6 +6,6 @@ const files = await mcpFileRoot();
 after(() => files.remove());
 
 describeMcpScenarios('the MCP tools over stdio and over /mcp, on memoryd (embedded default)', underTest(memorydProcess({ MEMORY_MCP_FILE_ROOT: files.dir })), {
-  stdioEntry: fileURLToPath(new URL('../../mcp/src/main.ts', import.meta.url)),
+  repoRoot: fileURLToPath(new URL('../../..', import.meta.url)),
   fileRoot: files.dir,
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,8 @@ import { writePdf } from './test-documents.js';
 import { drawReceipt } from './test-images.js';
 
 export interface McpScenarioOptions {
-  /** apps/mcp's entry point, started as `npm run mcp` starts it. */
-  stdioEntry: string;
+  /** The repository, where `npm --silent --prefix <repoRoot> run mcp` starts the stdio server as the README's host snippets do. */
+  repoRoot: string;
   /** The directory the service under test was started with as MEMORY_MCP_FILE_ROOT (its /mcp route reads files there). */
   fileRoot: string;
 }
@@ -37,12 +38,22 @@ export function describeMcpScenarios(title: string, service: ServiceUnderTest, o
       await service.stop();
     });
 
+    const stdioArgs = ['--silent', '--prefix', options.repoRoot, 'run', 'mcp'];
+
+    it('the stdio server without its configuration says what to set and exits 2', () => {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['MEMORY_URL', 'MEMORY_API_KEY', 'MEMORY_END_USER_ID'].includes(name)));
+      const run = spawnSync('npm', stdioArgs, { env: { ...env, MEMORY_URL: service.url }, encoding: 'utf8', timeout: 60_000 });
+      expect(run.status, run.stderr).to.equal(2);
+      expect(run.stderr).to.include('set MEMORY_API_KEY').and.include('MEMORY_END_USER_ID');
+      expect(run.stdout, 'stdout carries only the protocol').to.equal('');
+    });
+
     const connect = async (transport: Transport, apiKey: string, endUserId: string): Promise<Client> => {
       const client = new Client({ name: 'memory-e2e', version: '0.0.0' });
       await client.connect(transport === 'stdio'
         ? new StdioClientTransport({
-          command: process.execPath,
-          args: ['--conditions=source', '--import', 'tsx', options.stdioEntry],
+          command: 'npm',
+          args: [...stdioArgs],
           env: { ...process.env as Record<string, string>, MEMORY_URL: service.url, MEMORY_API_KEY: apiKey, MEMORY_END_USER_ID: endUserId, MEMORY_MCP_FILE_ROOT: options.fileRoot },
           stderr: 'ignore',
         })
