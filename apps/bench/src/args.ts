@@ -3,9 +3,12 @@ export const USAGE = `npm run bench:locomo -- --data <dir> [options]
   --data <dir>                 folder of LoCoMo conversation files (*.json), e.g. /work/shared/eval/locomo-dev
   --k <list>                   cut-offs for recall@k, comma-separated (default 5,10,20; at most 100)
   --json <file>                also write the figures as JSON
+  --modes <list>               the services to start and measure, one after the other: embedded, distributed
+                               or both, comma-separated (default embedded); distributed needs the engines of
+                               \`npm run engines:up\` and is deleted from them afterwards (topics, groups, indices)
   --url <base> --key <apiKey>  measure a running service instead of starting one (both are needed)
-  --keep <dir>                 keep the service's data in <dir>/data and a manifest; a later run with the same
-                               files skips ingestion and only asks the questions
+  --keep <dir>                 keep the embedded service's data in <dir>/data and a manifest; a later run with the
+                               same files skips its ingestion and only asks the questions
   --dynamic-scoring on|off     send useDynamicScoring (default: left to the service)
   --concurrency <n>            ingestion requests in flight (default 12)
   --help                       this text`;
@@ -17,18 +20,23 @@ export interface BenchOptions {
   url: string | null;
   key: string | null;
   keep: string | null;
+  /** The services the benchmark starts, in this order; empty with --url, which measures someone else's. */
+  modes: ServiceMode[];
   /** null: not sent, the service's default applies. */
   dynamicScoring: boolean | null;
   concurrency: number;
   help: boolean;
 }
 
+export const SERVICE_MODES = ['embedded', 'distributed'] as const;
+export type ServiceMode = (typeof SERVICE_MODES)[number];
+
 /** A command line that cannot run; the message names the flag and what it takes. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const VALUE_FLAGS = ['--data', '--k', '--json', '--url', '--key', '--keep', '--dynamic-scoring', '--concurrency'] as const;
+const VALUE_FLAGS = ['--data', '--k', '--json', '--modes', '--url', '--key', '--keep', '--dynamic-scoring', '--concurrency'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 /** The service refuses options.limit above 100, so no k can be larger. */
@@ -67,6 +75,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const key = values.get('--key') ?? null;
   if ((url === null) !== (key === null)) throw new UsageError(url ? '--url needs --key <apiKey> too' : '--key needs --url <base> too');
   if (url !== null && !/^https?:\/\/[^/\s]+/.test(url)) throw new UsageError(`--url must be an http(s) base address such as http://127.0.0.1:8080, not "${url}"`);
+  if (url !== null && values.has('--modes')) throw new UsageError('--modes picks the services the benchmark starts; --url measures one it does not start: give one or the other');
+  const modes = url !== null ? [] : values.has('--modes') ? parseModes(values.get('--modes')!) : defaults().modes;
+  if (values.has('--keep') && url === null && !modes.includes('embedded')) throw new UsageError('--keep keeps the embedded service\'s data: it needs embedded in --modes');
 
   return {
     data,
@@ -75,6 +86,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     url: url?.replace(/\/+$/, '') ?? null,
     key,
     keep: values.get('--keep') ?? null,
+    modes,
     dynamicScoring: parseOnOff(values.get('--dynamic-scoring')),
     concurrency: values.has('--concurrency') ? wholeNumber('--concurrency', values.get('--concurrency')!, 1, 64) : defaults().concurrency,
     help: false,
@@ -82,7 +94,14 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
 }
 
 function defaults(): BenchOptions {
-  return { data: '', ks: [5, 10, 20], json: null, url: null, key: null, keep: null, dynamicScoring: null, concurrency: 12, help: false };
+  return { data: '', ks: [5, 10, 20], json: null, url: null, key: null, keep: null, modes: ['embedded'], dynamicScoring: null, concurrency: 12, help: false };
+}
+
+function parseModes(raw: string): ServiceMode[] {
+  const named = raw.split(',').map((part) => part.trim());
+  const unknown = named.find((mode) => !(SERVICE_MODES as readonly string[]).includes(mode));
+  if (unknown !== undefined) throw new UsageError(`--modes takes ${SERVICE_MODES.join(', ')} (comma-separated), not "${unknown}"`);
+  return SERVICE_MODES.filter((mode) => named.includes(mode));
 }
 
 function parseKs(raw: string): number[] {

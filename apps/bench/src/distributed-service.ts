@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { Kafka, logLevel } from 'kafkajs';
 import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
 import { localEngines, ServiceProcess, TEST_KEYS } from '@memory/testing';
 import { elasticsearchStoreBytes, treeResidentMb } from './perf-footprint.js';
@@ -10,17 +11,29 @@ import { ServiceStartError, type Target } from './service.js';
 const CLI_ENTRY = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url));
 
 /**
+ * The engines the distributed service needs that do not answer, each with how to start it; empty when all answer.
+ * Asked before a run, so a benchmark that would end in the distributed mode fails at once rather than after its
+ * embedded part.
+ */
+export async function absentEngines(): Promise<string[]> {
+  const engines = localEngines();
+  const absent = [];
+  for (const engine of [engines.kafka, engines.registry, engines.elasticsearch, engines.minio]) {
+    if (!(await engine.probe())) absent.push(`${engine.name} (${engine.endpoint}): ${engine.hint}`);
+  }
+  return absent;
+}
+
+/**
  * Starts the distributed service against the engines `npm run engines:up` runs (Kafka, the schema registry,
  * Elasticsearch, MinIO), on a namespace of its own, so its topics, groups and indices start empty and are told apart
- * from everything else on the engines. Its indices are dropped on stop.
+ * from everything else on the engines. Its indices, topics and consumer groups are deleted on stop.
  */
 export async function startDistributedService(print: Print): Promise<Target> {
-  const engines = localEngines();
-  const needed = [engines.kafka, engines.registry, engines.elasticsearch, engines.minio];
-  const absent = [];
-  for (const engine of needed) if (!(await engine.probe())) absent.push(`${engine.name} (${engine.endpoint}): ${engine.hint}`);
-  if (absent.length > 0) throw new ServiceStartError(`--mode distributed needs the engines; not answering:\n  ${absent.join('\n  ')}\nor run all of them with \`npm run engines:up\``);
+  const absent = await absentEngines();
+  if (absent.length > 0) throw new ServiceStartError(`the distributed mode needs the engines; not answering:\n  ${absent.join('\n  ')}\nor run all of them with \`npm run engines:up\``);
 
+  const engines = localEngines();
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const service = new ServiceProcess({
     entry: CLI_ENTRY,
@@ -30,8 +43,11 @@ export async function startDistributedService(print: Print): Promise<Target> {
     env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0' },
   });
   const elasticsearch = engines.elasticsearch.endpoint;
-  const dropIndices = async () => {
+  const dropNamespace = async () => {
     for (const prefix of [`${namespace}-memory`, `${namespace}-memory-visual`]) await dropElasticsearchStores({ node: elasticsearch, prefix }).catch(() => undefined);
+    await deleteKafkaNamespace(engines.kafka.endpoint.split(','), namespace).catch((error) =>
+      print(`  could not delete the Kafka topics and groups of ${namespace}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   };
   print(`starting the distributed service (namespace ${namespace}) ...`);
   const started = performance.now();
@@ -40,7 +56,7 @@ export async function startDistributedService(print: Print): Promise<Target> {
   } catch (error) {
     await service.stop().catch(() => undefined);
     service.cleanup();
-    await dropIndices();
+    await dropNamespace();
     const reason = error instanceof Error ? error.message : String(error);
     throw new ServiceStartError(`the distributed service did not start: ${reason.split('\n').slice(0, 30).join('\n')}\nCheck that \`npm run start:distributed\` works on its own.`);
   }
@@ -59,7 +75,22 @@ export async function startDistributedService(print: Print): Promise<Target> {
     stop: async () => {
       await service.stop();
       service.cleanup();
-      await dropIndices();
+      await dropNamespace();
     },
   };
+}
+
+/** The namespace's topics and consumer groups (named `<namespace>.<logical name>`), once the service has stopped. */
+async function deleteKafkaNamespace(brokers: string[], namespace: string): Promise<void> {
+  const prefix = `${namespace}.`;
+  const admin = new Kafka({ brokers, clientId: 'bench-cleanup', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const groups = (await admin.listGroups()).groups.map((group) => group.groupId).filter((id) => id.startsWith(prefix));
+    if (groups.length > 0) await admin.deleteGroups(groups);
+    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
+  } finally {
+    await admin.disconnect();
+  }
 }

@@ -10,10 +10,11 @@ describe('performance benchmark arguments', () => {
   it('takes --json, --scale and --mode, in both spellings', () => {
     expect(parsePerfArgs(['--scale', 'full', '--json=out.json'])).to.deep.equal({ scale: 'full', mode: 'embedded', json: 'out.json', help: false });
     expect(parsePerfArgs(['--json', 'a.json', '--mode=distributed'])).to.deep.equal({ scale: 'small', mode: 'distributed', json: 'a.json', help: false });
+    expect(parsePerfArgs(['--scale=quick']).scale).to.equal('quick');
   });
 
   it('refuses unknown values and flags, naming them', () => {
-    expect(() => parsePerfArgs(['--scale', 'huge'])).to.throw(UsageError, /--scale takes small or full, not "huge"/);
+    expect(() => parsePerfArgs(['--scale', 'huge'])).to.throw(UsageError, /--scale takes quick, small, full, not "huge"/);
     expect(() => parsePerfArgs(['--mode', 'cluster'])).to.throw(UsageError, /--mode takes embedded or distributed/);
     expect(() => parsePerfArgs(['--json'])).to.throw(UsageError, /--json needs a value/);
     expect(() => parsePerfArgs(['--fast'])).to.throw(UsageError, /unknown option --fast/);

@@ -1,16 +1,18 @@
 import { UsageError } from './args.js';
+import { PERF_SCALES, type PerfScale } from './perf-plan.js';
 
 export const PERF_USAGE = `npm run bench -- [options]
 
   --mode embedded|distributed  the embedded default (memoryd, default), or start:distributed against the engines
                                of \`npm run engines:up\` (Kafka, schema registry, Elasticsearch, MinIO)
-  --scale small|full           small: search at 1k and 10k memories per user (default, ~12 min on 2 cores);
+  --scale quick|small|full     quick: every scenario once at 1k memories (a check of a change, a few minutes);
+                               small: search at 1k and 10k memories per user (default, ~12 min on 2 cores);
                                full: also at 100k (~40 min on 2 cores: 198k memories go through the pipeline)
   --json <file>                also write every figure as JSON
   --help                       this text`;
 
 export interface PerfOptions {
-  scale: 'small' | 'full';
+  scale: PerfScale;
   mode: 'embedded' | 'distributed';
   json: string | null;
   help: boolean;
@@ -31,8 +33,8 @@ export function parsePerfArgs(argv: readonly string[]): PerfOptions {
     if (value === undefined || value === '' || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
     if (flag === '--json') options.json = value;
     else if (flag === '--scale') {
-      if (value !== 'small' && value !== 'full') throw new UsageError(`--scale takes small or full, not "${value}"`);
-      options.scale = value;
+      if (!(PERF_SCALES as readonly string[]).includes(value)) throw new UsageError(`--scale takes ${PERF_SCALES.join(', ')}, not "${value}"`);
+      options.scale = value as PerfScale;
     } else {
       if (value !== 'embedded' && value !== 'distributed') throw new UsageError(`--mode takes embedded or distributed, not "${value}"`);
       options.mode = value;

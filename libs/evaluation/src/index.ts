@@ -21,8 +21,23 @@ export {
   type QuestionSet,
 } from './questions.js';
 export { evidenceRecall, type EvidenceRecall } from './metrics.js';
-export { recallByCategory, questionCounts, recallKey, CATEGORY_KEYS, type CategoryKey, type RankedQuestion, type RecallFigures } from './aggregate.js';
-export { formatRecallTable, type RecallTableInput } from './table.js';
+export {
+  recallByCategory,
+  sessionRecallByCategory,
+  shareByCategory,
+  questionCounts,
+  recallKey,
+  sessionRecallKey,
+  CATEGORY_KEYS,
+  type CategoryKey,
+  type QuestionMeasure,
+  type RankedQuestion,
+  type RecallFigures,
+} from './aggregate.js';
+export { sessionRecall, rankedSessions, sessionOfTurn, SESSION_RECALL_HITS } from './session-recall.js';
+export { headlineFigures, HEADLINE_MEASURES, type HeadlineFigures, type HeadlineMeasure } from './headline.js';
+export { rankingAgreement, describeAgreement, type RankingAgreement, type HitAgreement } from './agreement.js';
+export { formatRecallTable, formatSessionRecallTable, formatConversationTable, type RecallTableInput, type ConversationTableInput } from './table.js';
 export { percentile } from './stats.js';
 export { bm25Rankings, type RankableTurn } from './bm25-ranker.js';
 export { embedAll, cosineTopK, type EmbedProgress } from './dense-ranker.js';

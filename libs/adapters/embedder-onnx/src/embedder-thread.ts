@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { MemoryServiceError } from '@memory/platform';
 import type { Embedder, EmbeddingModel } from '@memory/ports';
-import { BGE_SMALL_EN_V15_Q } from './model-files.js';
+import { DEFAULT_ONNX_MODEL } from './model-catalog.js';
 import { resolveOnnxEmbedderOptions, type OnnxEmbedderOptions } from './options.js';
 import { fromThreadError, type EmbedRequest, type ThreadMessage, type ThreadStart } from './thread-protocol.js';
 
@@ -141,7 +141,7 @@ export async function createOnnxEmbedderThread(options: OnnxEmbedderOptions = {}
 function startWorker(options: OnnxEmbedderOptions): Promise<{ worker: Worker; model: EmbeddingModel }> {
   const here = import.meta.url;
   const start: ThreadStart = { options, entry: new URL(`./thread-worker${extname(fileURLToPath(here))}`, here).href };
-  const worker = new Worker(new URL('./thread-bootstrap.mjs', here), { workerData: start, name: `embedder ${BGE_SMALL_EN_V15_Q.name}` });
+  const worker = new Worker(new URL('./thread-bootstrap.mjs', here), { workerData: start, name: `embedder ${options.model ?? DEFAULT_ONNX_MODEL}` });
   return new Promise((resolve, reject) => {
     const onExit = (code: number) => reject(new MemoryServiceError('EMBEDDER.THREAD_EXITED', `the embedding worker thread exited (code ${code}) while loading the model`));
     worker.once('error', reject);

@@ -1,6 +1,15 @@
-export { OnnxEmbedder, createOnnxEmbedder, BGE_QUERY_INSTRUCTION } from './onnx-embedder.js';
+export { OnnxEmbedder, createOnnxEmbedder } from './onnx-embedder.js';
 export { resolveOnnxEmbedderOptions, type OnnxEmbedderOptions, type OnnxEmbedderSettings } from './options.js';
-export { BGE_SMALL_EN_V15_Q, MODEL_DIR_ENV, resolveModelDir, requireModelFiles, modelFiles, findRepoRoot, type ModelFiles } from './model-files.js';
+export {
+  ONNX_MODELS,
+  DEFAULT_ONNX_MODEL,
+  EMBEDDING_MODEL_ENV,
+  onnxModel,
+  embeddingModelOf,
+  type OnnxModelSpec,
+  type ModelFileSource,
+} from './model-catalog.js';
+export { MODEL_DIR_ENV, resolveModelDir, requireModelFiles, modelFiles, findRepoRoot, type ModelFiles } from './model-files.js';
 export {
   parseTokenizerJson,
   createWordPieceTokenizer,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { MemoryServiceError } from '@memory/platform';
 import { modelTag } from '@memory/ports';
+import { onnxModel } from './model-catalog.js';
 import { modelFiles, resolveModelDir } from './model-files.js';
 import { createOnnxEmbedder, type OnnxEmbedder } from './onnx-embedder.js';
 import { parseTokenizerJson } from './wordpiece-tokenizer.js';
@@ -98,7 +99,7 @@ describe('OnnxEmbedder (bge-small-en-v1.5-q)', () => {
     const subjects = ['My sister', 'The new manager', 'Our neighbour', 'A friend from school', 'The doctor', 'Grandpa', 'The team', 'Alex'];
     const actions = ['moved to Lisbon', 'started a pottery class', 'recommended a book about habits', 'adopted two cats', 'ran a half marathon', 'fixed the kitchen sink', 'booked a trip to Japan', 'lost the car keys again'];
     const texts = Array.from({ length: 64 }, (_, i) => `${subjects[i % 8]} ${actions[Math.floor(i / 8)]} last ${i % 2 ? 'week' : 'month'}.`);
-    const tokenizer = parseTokenizerJson(readFileSync(modelFiles(resolveModelDir()).tokenizer, 'utf8'));
+    const tokenizer = parseTokenizerJson(readFileSync(modelFiles(resolveModelDir(onnxModel())).tokenizer, 'utf8'));
     const tokens = texts.reduce((sum, text) => sum + tokenizer.encode(text).length, 0);
     const batching = await createOnnxEmbedder({ threads: 1, maxBatch: 32 });
     const rates: string[] = [];

@@ -3,24 +3,24 @@ import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { MemoryServiceError } from '@memory/platform';
 import type { Embedder, EmbeddingModel } from '@memory/ports';
 import { planBatches } from './batch-plan.js';
-import { BGE_SMALL_EN_V15_Q, requireModelFiles, resolveModelDir } from './model-files.js';
+import { embeddingModelOf } from './model-catalog.js';
+import { requireModelFiles, resolveModelDir } from './model-files.js';
 import { resolveOnnxEmbedderOptions, type OnnxEmbedderOptions, type OnnxEmbedderSettings } from './options.js';
+import { clsVector, meanOfTokens } from './pooling.js';
 import { l2NormalizeInPlace } from './vector.js';
-import { MAX_SEQUENCE_TOKENS, parseTokenizerJson, type WordPieceTokenizer } from './wordpiece-tokenizer.js';
-
-/** bge-*-en-v1.5 was trained to retrieve passages for queries that carry this instruction; passages carry none. */
-export const BGE_QUERY_INSTRUCTION = 'Represent this sentence for searching relevant passages: ';
+import { parseTokenizerJson, type WordPieceTokenizer } from './wordpiece-tokenizer.js';
 
 const REQUIRED_INPUTS = ['input_ids', 'attention_mask'] as const;
 const OUTPUT = 'last_hidden_state';
 
 /**
- * Runs bge-small-en-v1.5 in-process: our WordPiece tokenizer, ONNX Runtime for the encoder, the [CLS] vector
- * of the last hidden state as the sentence embedding (bge's pooling), L2-normalised. By default each text is its
- * own model call, so its vector never depends on what it was sent with (see OnnxEmbedderOptions.maxBatch).
+ * Runs a BERT-style sentence encoder from models.json in-process: our WordPiece tokenizer, the model's query or
+ * passage prefix, ONNX Runtime for the encoder, then the model's pooling of the last hidden state ([CLS] or the
+ * mean over the text's tokens), L2-normalised. By default each text is its own model call, so its vector never
+ * depends on what it was sent with (see OnnxEmbedderOptions.maxBatch).
  */
 export class OnnxEmbedder implements Embedder {
-  readonly model: EmbeddingModel = BGE_SMALL_EN_V15_Q;
+  readonly model: EmbeddingModel;
   private readonly feedsTokenTypes: boolean;
   // One model call at a time: ONNX Runtime already spreads a call over its threads, and concurrent calls would
   // only fight over the same cores.
@@ -34,6 +34,7 @@ export class OnnxEmbedder implements Embedder {
     private readonly settings: OnnxEmbedderSettings,
   ) {
     this.feedsTokenTypes = session.inputNames.includes('token_type_ids');
+    this.model = embeddingModelOf(settings.model);
   }
 
   async embed(texts: string[], purpose: 'passage' | 'query'): Promise<Float32Array[]> {
@@ -41,8 +42,9 @@ export class OnnxEmbedder implements Embedder {
     if (purpose !== 'passage' && purpose !== 'query') {
       throw new MemoryServiceError('EMBEDDER.BAD_PURPOSE', `purpose must be "passage" or "query", got ${String(purpose)}`);
     }
-    const prefix = purpose === 'query' ? BGE_QUERY_INSTRUCTION : '';
-    const encoded = texts.map((text) => this.tokenizer.encode(prefix + text, MAX_SEQUENCE_TOKENS));
+    const { queryPrefix, passagePrefix, maxTokens } = this.settings.model;
+    const prefix = purpose === 'query' ? queryPrefix : passagePrefix;
+    const encoded = texts.map((text) => this.tokenizer.encode(prefix + text, maxTokens));
     const vectors = new Array<Float32Array>(texts.length);
     for (const batch of planBatches(encoded.map((ids) => ids.length), this.settings.maxBatch, this.settings.maxBatchTokens)) {
       const rows = batch.map((index) => encoded[index] ?? []);
@@ -104,8 +106,8 @@ export class OnnxEmbedder implements Embedder {
       throw new MemoryServiceError('EMBEDDER.MODEL_INVALID', `model returned ${OUTPUT} of shape [${output?.dims.join(', ') ?? ''}], expected [${rows.length}, ${width}, ${dimensions}]`);
     }
     const hidden = output.data as Float32Array;
-    // [CLS] is position 0 of each row; copy it out so the big output buffer can be collected.
-    return rows.map((_, r) => l2NormalizeInPlace(hidden.slice(r * width * dimensions, r * width * dimensions + dimensions)));
+    const pool = this.settings.model.pooling === 'cls' ? clsVector : meanOfTokens;
+    return rows.map((row, r) => l2NormalizeInPlace(pool(hidden, r * width * dimensions, row.length, dimensions)));
   }
 }
 
@@ -116,7 +118,7 @@ export class OnnxEmbedder implements Embedder {
  */
 export async function createOnnxEmbedder(options: OnnxEmbedderOptions = {}): Promise<OnnxEmbedder> {
   const settings = resolveOnnxEmbedderOptions(options);
-  const files = requireModelFiles(settings.modelDir ?? resolveModelDir());
+  const files = requireModelFiles(settings.modelDir ?? resolveModelDir(settings.model), settings.model);
   const tokenizer = parseTokenizerJson(await readFile(files.tokenizer, 'utf8'));
   let session: InferenceSession;
   try {

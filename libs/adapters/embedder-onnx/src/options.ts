@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '@memory/platform';
+import { ONNX_MODELS, DEFAULT_ONNX_MODEL, onnxModel, type OnnxModelSpec } from './model-catalog.js';
 import { MAX_SEQUENCE_TOKENS } from './wordpiece-tokenizer.js';
 
 export interface OnnxEmbedderOptions {
+  /** A name from models.json; default its `default` (bge-small-en-v1.5-q). */
+  model?: string;
   /** Folder with model.onnx and tokenizer.json; defaults to MEMORY_MODEL_DIR, then <repo>/.cache/models/<model>. */
   modelDir?: string;
   /** ONNX Runtime intra-op threads. */
@@ -19,6 +22,7 @@ export interface OnnxEmbedderOptions {
 }
 
 export interface OnnxEmbedderSettings {
+  model: OnnxModelSpec;
   modelDir: string | undefined;
   threads: number;
   maxBatch: number;
@@ -41,7 +45,10 @@ export function resolveOnnxEmbedderOptions(options: OnnxEmbedderOptions = {}): O
     }
     return value;
   };
+  const model = ONNX_MODELS.get(options.model ?? DEFAULT_ONNX_MODEL);
+  if (!model) problems.push(`model must be one of ${[...ONNX_MODELS.keys()].join(', ')}, got ${String(options.model)}`);
   const settings: OnnxEmbedderSettings = {
+    model: model ?? onnxModel(),
     modelDir: options.modelDir,
     threads: integer('threads', DEFAULT_THREADS, 1, 64),
     maxBatch: integer('maxBatch', 1, 1, 1024),

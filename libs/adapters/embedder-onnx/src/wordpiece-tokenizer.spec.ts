@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { onnxModel } from './model-catalog.js';
 import { modelFiles, requireModelFiles, resolveModelDir } from './model-files.js';
 import {
   createWordPieceTokenizer,
@@ -73,8 +74,8 @@ describe('wordpiece tokenizer: bge-small-en-v1.5 vocabulary', () => {
   };
 
   before(() => {
-    requireModelFiles(resolveModelDir());
-    tokenizer = parseTokenizerJson(readFileSync(modelFiles(resolveModelDir()).tokenizer, 'utf8'));
+    requireModelFiles(resolveModelDir(onnxModel()), onnxModel());
+    tokenizer = parseTokenizerJson(readFileSync(modelFiles(resolveModelDir(onnxModel())).tokenizer, 'utf8'));
   });
 
   it('wraps words in [CLS] and [SEP]', () => {
