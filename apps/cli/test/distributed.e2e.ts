@@ -5,10 +5,11 @@ import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeMcpScenarios, mcpFileRoot, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
+const mcpFiles = await mcpFileRoot();
 const needed = [engines.kafka, engines.registry, engines.elasticsearch, engines.minio];
 const elasticsearchUrl = engines.elasticsearch.endpoint;
 const dropIndices = async (namespace: string) => {
@@ -16,14 +17,14 @@ const dropIndices = async (namespace: string) => {
 };
 
 /** `npm run start:distributed` (the cli's launcher) on a namespace of its own. */
-function launcher() {
+function launcher(env: Record<string, string> = {}) {
   const namespace = `e2e-${randomBytes(4).toString('hex')}`;
   const process = new ServiceProcess({
     entry: fileURLToPath(new URL('../src/main.ts', import.meta.url)),
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 180_000,
-    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES) },
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES), ...env },
   });
   return {
     get url() {
@@ -74,6 +75,11 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeMemoryReadScenarios('reading memories back and metadata, through start-distributed (reads relayed by the edge)', launcher());
   describeForgetScenarios('forgetting, through start-distributed (keys in Elasticsearch, the log read raw from Kafka)', launcher());
   describeUpdateScenarios('correcting memories and their history, through start-distributed (PATCH at the edge, history relayed)', launcher());
+  after(() => mcpFiles.remove());
+  describeMcpScenarios('the MCP tools over stdio and over /mcp at the edge, through start-distributed', launcher({ MEMORY_MCP_FILE_ROOT: mcpFiles.dir }), {
+    repoRoot: fileURLToPath(new URL('../../..', import.meta.url)),
+    fileRoot: mcpFiles.dir,
+  });
 
   describeIdempotencyScenarios('Idempotency-Key, through start-distributed (keys in Elasticsearch)', launcher());
 
