@@ -1,3 +1,5 @@
+import { RequestError } from '@memory/platform';
+
 /** Who the tools act as, and where the service's HTTP API is. */
 export interface MemoryApiTarget {
   /** e.g. http://127.0.0.1:8080, without a trailing slash. */
@@ -26,7 +28,9 @@ export interface MemoryApi {
 export function memoryApi(target: MemoryApiTarget): MemoryApi {
   const headers = { authorization: `Bearer ${target.apiKey}`, 'x-end-user-id': target.endUserId };
   const send = async (path: string, init: RequestInit): Promise<ApiAnswer> => {
-    const res = await fetch(target.baseUrl + path, init);
+    const res = await fetch(target.baseUrl + path, init).catch((error: Error) => {
+      throw new RequestError(503, 'SERVICE.UNREACHABLE', `the memory service at ${target.baseUrl} could not be reached (${error.cause instanceof Error ? error.cause.message : error.message}); retry later`);
+    });
     const text = await res.text();
     return { status: res.status, body: text ? parseJson(text) : null };
   };

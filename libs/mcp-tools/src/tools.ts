@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MemoryServiceError } from '@memory/platform';
+import { errorCode, errorMessage, RequestError } from '@memory/platform';
 import { allowedFile } from './file-root.js';
 import type { ApiAnswer, MemoryApi } from './memory-api.js';
 
@@ -45,7 +45,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       metadata: metadataSchema.optional(),
     },
   }, (input) => answered(async () => {
-    if ((input.text === undefined) === (input.filePath === undefined)) return refusal('MCP.INVALID_INPUT', 'send exactly one of text or filePath');
+    if ((input.text === undefined) === (input.filePath === undefined)) throw new RequestError(400, 'MCP.INVALID_INPUT', 'send exactly one of text or filePath');
     if (input.text !== undefined) {
       return api.request('POST', '/v1/memory', {
         source: { type: 'text', content: input.text, ...(input.timestamp ? { timestamp: input.timestamp } : {}) },
@@ -53,11 +53,11 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
         ...(input.metadata ? { metadata: input.metadata } : {}),
       });
     }
-    if (input.timestamp !== undefined) return refusal('MCP.INVALID_INPUT', 'timestamp applies to text only; an image takes its time from its EXIF data');
+    if (input.timestamp !== undefined) throw new RequestError(400, 'MCP.INVALID_INPUT', 'timestamp applies to text only; an image takes its time from its EXIF data');
     const path = await allowedFile(options.fileRoot, input.filePath!);
     const bytes = await readFile(path);
     if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
-      if (input.userContext !== undefined) return refusal('MCP.INVALID_INPUT', 'userContext applies to text and images; a PDF takes metadata only');
+      if (input.userContext !== undefined) throw new RequestError(400, 'MCP.INVALID_INPUT', 'userContext applies to text and images; a PDF takes metadata only');
       const form = new FormData();
       if (input.metadata) form.append('metadata', JSON.stringify(input.metadata));
       form.append('file', new Blob([bytes], { type: 'application/pdf' }), basename(path));
@@ -164,25 +164,17 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
   return server;
 }
 
-/** A refusal made here, before any call, shaped as the service shapes its own. */
-function refusal(code: string, message: string): ApiAnswer {
-  return { status: 400, body: { error: { code, message } } };
-}
-
 /**
- * The service's answer as a tool result: a 2xx as its JSON body; any other status, a refusal of this layer or an
- * unreachable service as a tool error (isError) with the stable code, so the agent reads why instead of the
- * protocol failing.
+ * The service's answer as a tool result: a 2xx as its JSON body; any other status, a refusal of this layer, an
+ * unreachable service or a file that cannot be read as a tool error (isError) with a stable code, so the agent reads
+ * why instead of the protocol failing.
  */
 async function answered(call: () => Promise<ApiAnswer>): Promise<CallToolResult> {
-  let answer: ApiAnswer;
-  try {
-    answer = await call();
-  } catch (error) {
-    answer = error instanceof MemoryServiceError
-      ? refusal(error.code, error.message)
-      : { status: 503, body: { error: { code: 'SERVICE.UNREACHABLE', message: `the memory service could not be reached: ${(error as Error).message}; retry later` } } };
-  }
-  const text = JSON.stringify(answer.status >= 400 ? { status: answer.status, ...(answer.body as object) } : answer.body);
-  return { content: [{ type: 'text', text }], ...(answer.status >= 400 ? { isError: true } : {}) };
+  const answer = await call().catch((error: unknown): ApiAnswer => ({
+    status: error instanceof RequestError ? error.status : 500,
+    body: { error: { code: errorCode(error), message: errorMessage(error) } },
+  }));
+  const failed = answer.status >= 400;
+  const text = JSON.stringify(failed ? { status: answer.status, ...(answer.body as object) } : answer.body);
+  return { content: [{ type: 'text', text }], ...(failed ? { isError: true } : {}) };
 }
