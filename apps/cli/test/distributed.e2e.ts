@@ -5,10 +5,11 @@ import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMcpScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, mcpFileRoot, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
+const mcpFiles = await mcpFileRoot();
 const needed = [engines.kafka, engines.registry, engines.elasticsearch, engines.minio];
 const elasticsearchUrl = engines.elasticsearch.endpoint;
 const dropIndices = async (namespace: string) => {
@@ -74,6 +75,11 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeMemoryReadScenarios('reading memories back and metadata, through start-distributed (reads relayed by the edge)', launcher());
   describeForgetScenarios('forgetting, through start-distributed (keys in Elasticsearch, the log read raw from Kafka)', launcher());
   describeUpdateScenarios('correcting memories and their history, through start-distributed (PATCH at the edge, history relayed)', launcher());
+  after(() => mcpFiles.remove());
+  describeMcpScenarios('the MCP tools over stdio and over /mcp at the edge, through start-distributed', launcher({ MEMORY_MCP_FILE_ROOT: mcpFiles.dir }), {
+    repoRoot: fileURLToPath(new URL('../../..', import.meta.url)),
+    fileRoot: mcpFiles.dir,
+  });
 
   describeIdempotencyScenarios('Idempotency-Key, through start-distributed (keys in Elasticsearch)', launcher());
   describeWebhookScenarios('signed webhooks, through start-distributed (endpoints and the delivery queue in Elasticsearch, a webhook-dispatcher worker)', launcher(WEBHOOK_TEST_ENV));

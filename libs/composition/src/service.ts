@@ -80,6 +80,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       deps.jobs = await infra.jobs();
       deps.webhooks = { store: await infra.webhooks(), allowPrivateTargets: config.webhooks.allowPrivateTargets, schedule: webhookSchedule(config) };
     }
+    deps.mcp = config.mcpFileRoot ? { fileRoot: config.mcpFileRoot } : {};
     if (roles.http.api && roles.http.search === 'local') {
       deps.search = {
         vectors: await infra.vectors(),

@@ -20,6 +20,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { healthRoutes, type Readiness } from './routes/health.js';
 import { searchProxyRoutes } from './routes/search-proxy.js';
 import { memoryReadRoutes } from './routes/memories.js';
+import { mcpRoutes, type McpRouteOptions } from './routes/mcp.js';
 import { handleTextIngestFast } from './text-ingest-fast-path.js';
 import { referenceRoutes } from './routes/reference.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks.js';
@@ -46,6 +47,8 @@ export interface HttpApiDeps {
   jobs?: JobStore;
   /** The tenant's webhook endpoints and their delivery log; served where jobs are. */
   webhooks?: WebhookRouteDeps;
+  /** POST /mcp, served where ingestion and jobs are (memoryd, the edge): its tools call this process's /v1 routes. */
+  mcp?: McpRouteOptions;
   logger: Logger;
   readiness: () => Promise<Readiness>;
 }
@@ -68,6 +71,7 @@ export function expressApp(deps: HttpApiDeps) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(healthRoutes(deps.readiness), referenceRoutes());
+  if (deps.mcp && deps.ingestion && deps.jobs) app.use(mcpRoutes(deps.apiKeys, deps.mcp));
   app.use('/v1', requireApiKey(deps.apiKeys));
   if (deps.ingestion && deps.idempotency) {
     app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));

@@ -26,3 +26,4 @@ export { describeForgetScenarios } from './forget-scenarios.js';
 export { describeUpdateScenarios } from './update-scenarios.js';
 export * from './webhook-store-contract.js';
 export * from './webhook-scenarios.js';
+export { describeMcpScenarios, mcpFileRoot, type McpScenarioOptions } from './mcp-scenarios.js';
