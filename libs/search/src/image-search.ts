@@ -62,12 +62,15 @@ export const IMAGE_RECIPE = {
 };
 
 /**
- * Search by image: the query image read the way ingestion reads images, its strategies run concurrently, their
+ * Search by image: the query image read the way ingestion reads images, its strategies run in turn, their
  * lists fused once (a memory found both ways keeps the better score), no reranker.
  */
 export async function searchByImage(deps: ImageSearchDeps, config: ImageSearchConfig): Promise<SearchHit[]> {
   const input = { deps, config, k: Math.max(config.limit * IMAGE_RECIPE.depth.perLimit, IMAGE_RECIPE.depth.floor) };
-  const results = await Promise.all(IMAGE_RECIPE.strategies.map((name) => IMAGE_STRATEGIES[name].run(input)));
+  // In turn, not concurrently: both read the image with CPU-bound code (sharp, then the OCR model, whose first call
+  // loads it), and the distributed search app's first image search answered a transient 503 in CI when they overlapped.
+  const results = [];
+  for (const name of IMAGE_RECIPE.strategies) results.push(await IMAGE_STRATEGIES[name].run(input));
   const fused = FUSION_METHODS[IMAGE_RECIPE.fusion](results.flatMap((result) => result.lists));
   const ranked = bestFirst(await candidatesOf(deps.vectors, config.scope, fused), config.limit);
   const anchor = graphIds.user(config.scope);
