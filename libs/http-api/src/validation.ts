@@ -1,4 +1,4 @@
-import { RequestError } from '@memory/platform';
+import { objectOf, RequestError } from '@memory/platform';
 import { parseSearchFilters, searchLimit } from '@memory/search';
 import { isValidTimeZone } from '@memory/temporal';
 import { REQUEST_LIMITS } from './limits.js';
@@ -94,13 +94,6 @@ export function validateImageSearch(body: unknown) {
   return { image: decodeImageData(root['queryImage'], 'queryImage'), limit: searchLimit(options), ...(filter ? { filter } : {}) };
 }
 
-/** A JSON body or field that must be an object; 400 REQUEST.INVALID_BODY otherwise. */
-export function objectOf(value: unknown, name: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new RequestError(400, 'REQUEST.INVALID_BODY', `${name} must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
 
 function optionalString(value: unknown, name: string, maxChars: number): string | null {
   if (value === undefined || value === null) return null;

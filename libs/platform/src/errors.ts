@@ -27,6 +27,12 @@ export class RequestError extends MemoryServiceError {
   }
 }
 
+/** A JSON body or field that must be an object; 400 REQUEST.INVALID_BODY otherwise. */
+export function objectOf(value: unknown, name: string): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RequestError(400, 'REQUEST.INVALID_BODY', `${name} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
 export class ConfigError extends MemoryServiceError {
   constructor(message: string, details?: Record<string, unknown>) {
     super('CONFIG.INVALID', message, details ? { details } : {});

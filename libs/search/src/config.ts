@@ -1,5 +1,5 @@
 import type { MemoryFilter, Scope } from '@memory/ports';
-import { RequestError } from '@memory/platform';
+import { objectOf, RequestError } from '@memory/platform';
 import { parseSearchFilters } from './filters.js';
 import { RECIPES, forcedRecipe, type Recipe, type RecipeName } from './recipes.js';
 import { STRATEGY_NAMES, type StrategyName } from './strategies/names.js';
@@ -87,9 +87,4 @@ function strategyRecipe(strategy: unknown): Recipe {
     throw new RequestError(400, 'SEARCH.UNKNOWN_STRATEGY', `strategy must be one of ${STRATEGY_NAMES.join(', ')}, or omitted for automatic routing`, { allowed: [...STRATEGY_NAMES] });
   }
   return forcedRecipe(strategy as StrategyName);
-}
-
-export function objectOf(value: unknown, name: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RequestError(400, 'REQUEST.INVALID_BODY', `${name} must be a JSON object`);
-  return value as Record<string, unknown>;
 }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Router, json, type Request } from 'express';
-import { RequestError } from '@memory/platform';
+import { objectOf, RequestError } from '@memory/platform';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType, type WebhookStore } from '@memory/ports';
 import { checkWebhookTarget, newWebhookSecret, parseWebhookUrl, type RetrySchedule } from '@memory/stage-webhook-dispatcher';
 import { REQUEST_LIMITS } from '../limits.js';
-import { objectOf } from '../validation.js';
 import { requireJson } from './guards.js';
 
 export interface WebhookRouteDeps {
