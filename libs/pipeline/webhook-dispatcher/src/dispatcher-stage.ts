@@ -57,6 +57,7 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
           await webhooks.enqueue({
             id: deliveryIdOf(endpoint.id, record.jobId, event.type),
             tenantId: endpoint.tenantId,
+            endUserId: record.endUserId,
             webhookId: endpoint.id,
             eventType: event.type,
             body: webhookBody(event, record.updatedAt),
@@ -73,9 +74,14 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
       }
       if (record.state === 'Completed' && record.forget?.target === 'user') erasures.push(record);
     });
-    // After an erasure the projection keeps nothing of the end user's earlier jobs (the erasure's own record stays);
-    // applied once every write of the batch is done, so an earlier job written concurrently cannot outlive it.
-    for (const erasure of erasures) await jobs.erase({ tenantId: erasure.tenantId, endUserId: erasure.endUserId }, erasure.acceptedAt);
+    // After an erasure the projection and the delivery log keep nothing of the end user's earlier jobs (the erasure's
+    // own record and events stay); applied once every write of the batch is done, so nothing written concurrently
+    // outlives it. The forgetter removed the deliveries it could see; these are the ones enqueued since.
+    for (const erasure of erasures) {
+      const scope = { tenantId: erasure.tenantId, endUserId: erasure.endUserId };
+      await jobs.erase(scope, erasure.acceptedAt);
+      await webhooks.forgetUser(scope, erasure.acceptedAt);
+    }
     return batch.map(() => []);
   },
 };
