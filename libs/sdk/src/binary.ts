@@ -1,3 +1,6 @@
+/** What new Blob takes, named without the DOM library's BlobPart (Node's own types have none). */
+export type BlobParts = ConstructorParameters<typeof Blob>[0];
+
 /** Bytes the helpers accept wherever an image or a PDF goes: what fetch, FileReader and Node's fs hand out. */
 export type BinarySource = Uint8Array | ArrayBuffer | Blob;
 
@@ -14,7 +17,7 @@ export function base64Encode(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-export function base64Decode(text: string): Uint8Array {
+export function base64Decode(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -29,5 +32,5 @@ export async function imageData(image: BinarySource | string): Promise<string> {
 /** A PDF as a Blob (application/pdf) for the multipart upload; a Blob is sent as it is, so it can be re-sent on a retry. */
 export function pdfBlob(pdf: BinarySource): Blob {
   if (pdf instanceof Blob) return pdf.type ? pdf : new Blob([pdf], { type: 'application/pdf' });
-  return new Blob([pdf as BlobPart], { type: 'application/pdf' });
+  return new Blob([pdf] as BlobParts, { type: 'application/pdf' });
 }

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { base64Encode } from './binary.js';
+import { base64Encode, type BlobParts } from './binary.js';
 
 /**
  * Node-only helpers (@memory/sdk/node): files and streams to what the client methods take. Kept out of the main
@@ -25,7 +25,7 @@ export function pdfFromFile(path: string): Promise<Blob> {
 export async function pdfFromStream(stream: Readable | AsyncIterable<Uint8Array | string>): Promise<Blob> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream as AsyncIterable<Uint8Array | string>) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
-  return new Blob(chunks as BlobPart[], { type: 'application/pdf' });
+  return new Blob(chunks as BlobParts, { type: 'application/pdf' });
 }
 
 export * from './index.js';

@@ -53,15 +53,15 @@ export async function verifyWebhook(input: VerifyWebhookInput): Promise<WebhookE
   const signed = concat(new TextEncoder().encode(`${id}.${timestamp}.`), body);
   const candidates = signatures.split(' ').filter((entry) => entry.startsWith('v1,')).map((entry) => decodeSignature(entry.slice(3)));
   for (const secret of Array.isArray(input.secret) ? input.secret : [input.secret]) {
-    const key = await crypto.subtle.importKey('raw', secretKey(secret) as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const key = await crypto.subtle.importKey('raw', secretKey(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
     for (const signature of candidates) {
-      if (signature && await crypto.subtle.verify('HMAC', key, signature as BufferSource, signed as BufferSource)) return parseEvent(body);
+      if (signature && await crypto.subtle.verify('HMAC', key, signature, signed)) return parseEvent(body);
     }
   }
   throw new WebhookVerificationError('WEBHOOK.INVALID_SIGNATURE', 'no v1 signature in webhook-signature matches this secret and body');
 }
 
-function secretKey(secret: string): Uint8Array {
+function secretKey(secret: string): Uint8Array<ArrayBuffer> {
   try {
     return base64Decode(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
   } catch {
@@ -69,7 +69,7 @@ function secretKey(secret: string): Uint8Array {
   }
 }
 
-function decodeSignature(text: string): Uint8Array | null {
+function decodeSignature(text: string): Uint8Array<ArrayBuffer> | null {
   try {
     return base64Decode(text);
   } catch {
@@ -77,7 +77,7 @@ function decodeSignature(text: string): Uint8Array | null {
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(a.length + b.length);
   out.set(a);
   out.set(b, a.length);
