@@ -284,6 +284,7 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
         new MemoryClient({ baseUrl: proxyUrl, apiKey: KEYS.acme, endUserId: 'sdkrita', retryInitialDelayMs: 50, ...extra });
 
       it('a write whose answer is lost (503 with Retry-After) is retried after Retry-After with the same Idempotency-Key: one job, one memory', async () => {
+        const before = (await client('sdkrita').listMemories()).data.length;
         proxy.seen.length = 0;
         proxy.plan.push('lose-with-503');
         const started = Date.now();
@@ -296,18 +297,19 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
         expect(first.forwardedStatus, 'the service accepted the first attempt').to.equal(202);
         expect(accepted.jobId).to.equal((first.forwardedBody as { jobId: string }).jobId);
         await viaProxy().waitForJob(accepted.jobId);
-        expect((await client('sdkrita').listMemories()).data).to.have.length(1);
+        expect((await client('sdkrita').listMemories()).data).to.have.length(before + 1);
       });
 
       it('a dropped connection is retried the same way, and a new call gets a new key', async () => {
+        const before = (await client('sdkrita').listMemories()).data.length;
         proxy.seen.length = 0;
         proxy.plan.push('lose-connection');
         const accepted = await viaProxy().addMemory('Rita keeps bees behind the shed');
         expect(proxy.seen.map((entry) => entry.idempotencyKey)).to.have.length(2).and.satisfy((keys: string[]) => keys[0] === keys[1]);
         await viaProxy().waitForJob(accepted.jobId);
-        await viaProxy().addMemory('Rita sells honey in August');
+        await viaProxy().waitForJob((await viaProxy().addMemory('Rita sells honey in August')).jobId);
         expect(proxy.seen[2]!.idempotencyKey).to.not.equal(proxy.seen[0]!.idempotencyKey);
-        await waitFor(async () => (await client('sdkrita').listMemories()).data.length === 3, 'three memories, not four', 60_000);
+        expect((await client('sdkrita').listMemories()).data, 'two memories, not three').to.have.length(before + 2);
       });
 
       it('gives up after maxRetries with the typed error, and times out an attempt that gets no answer', async () => {
