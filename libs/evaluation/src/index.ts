@@ -44,4 +44,4 @@ export { embedAll, cosineTopK, type EmbedProgress } from './dense-ranker.js';
 export { seededRandom } from './seeded-random.js';
 export { sentenceGenerator, type SentenceGenerator } from './memory-sentences.js';
 export { summarizeLatencies, type LatencySummary } from './latency.js';
-export { formatPerformanceTable, type PerformanceRow } from './performance-table.js';
+export { formatComparisonTable, formatPerformanceTable, type PerformanceRow } from './performance-table.js';

@@ -210,7 +210,7 @@ export function describeWebhookScenarios(title: string, service: ServiceUnderTes
 
     it('announces memory.updated, memory.deleted and user.erased with ids and no content', async () => {
       const { made, url } = await receiver();
-      const { secret } = await register(url, ['memory.updated', 'memory.deleted', 'user.erased']);
+      const { id: webhookId, secret } = await register(url, ['memory.updated', 'memory.deleted', 'user.erased']);
       const user = caller(service, KEYS.acme, 'whfrank');
       const word = uniqueName('okapi');
       const jobId = await ingest('whfrank', `my ${word} is called Bruno`);
@@ -222,14 +222,20 @@ export function describeWebhookScenarios(title: string, service: ServiceUnderTes
       const deleted = await user.delete(`/v1/memories/${memoryId}`);
       expect(deleted.status, JSON.stringify(deleted.body)).to.equal(202);
       await waitForJob(user, deleted.body.jobId);
+      // Heard before the erasure: an erasure drops what is still pending about the user (user.erased says it all).
+      await waitFor(() => made.events('memory.deleted').length > 0 && made.events('memory.updated').length > 0, 'memory events', 30_000);
       const erased = await user.delete('/v1/users/whfrank');
       expect(erased.status, JSON.stringify(erased.body)).to.equal(202);
       await waitFor(() => made.events('user.erased').some((event) => event.data.jobId === erased.body.jobId), 'user.erased', 60_000);
-      await waitFor(() => made.events('memory.deleted').length > 0 && made.events('memory.updated').length > 0, 'memory events', 30_000);
       expect(made.events('memory.updated')[0]!.data).to.deep.equal({ jobId: updated.body.jobId, status: 'Completed', endUserId: 'whfrank', memoryIds: [memoryId] });
       expect(made.events('memory.deleted')[0]!.data).to.deep.equal({ jobId: deleted.body.jobId, status: 'Completed', endUserId: 'whfrank', memoryIds: [memoryId] });
       expect(made.events('user.erased')[0]!.data).to.deep.include({ jobId: erased.body.jobId, status: 'Completed', endUserId: 'whfrank' });
       expect(made.events('job.completed')).to.deep.equal([]);
+      // The delivery log keeps nothing about the erased user's earlier jobs: only the erasure's own event is left.
+      const erasure = await waitForJob(user, erased.body.jobId);
+      expect(erasure.receipt.removed.find((r: { store: string }) => r.store === 'webhooks')?.count).to.be.at.least(2);
+      await waitFor(async () => (await acme().get(`/v1/webhooks/${webhookId}/deliveries`)).body.data.length === 1, 'delivery log without the earlier jobs', 30_000);
+      expect((await acme().get(`/v1/webhooks/${webhookId}/deliveries`)).body.data.map((d: { eventType: string }) => d.eventType)).to.deep.equal(['user.erased']);
       for (const received of made.received) {
         expect(received.body).to.not.match(new RegExp(`${word}|Bruno`));
         expect(await verify(received, secret)).to.equal(true);

@@ -42,7 +42,10 @@ export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): 
       throw new RequestError(400, 'FORGET.END_USER_MISMATCH', 'x-end-user-id, when sent, must name the end user being erased');
     }
     const scope = { tenantId: res.locals['tenantId'] as string, endUserId };
-    await answer(req, res, scope, 'DELETE /v1/users/{id}', endUserId, () => forgetting.eraseUser(scope));
+    // The erasure removes the end user's Idempotency-Key records, so its own key is kept beside them, under a name no
+    // end user id can take ('/' is not allowed in one): a retry after the erasure still gets the first job.
+    const keyScope = { tenantId: scope.tenantId, endUserId: `erasure/${endUserId}` };
+    await answer(req, res, keyScope, 'DELETE /v1/users/{id}', endUserId, () => forgetting.eraseUser(scope));
   });
   return router;
 }
