@@ -81,6 +81,12 @@ describe('error answers', () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).to.equal('SEARCH.UNAVAILABLE');
     });
 
+    it('answers a body that is not what its Content-Encoding says with 400, not as a failure of ours', async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/search`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-end-user-id': 'ann' }, body: '{"query":"x"}' });
+      expect(res.status).to.equal(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).to.equal('REQUEST.UNREADABLE_BODY');
+    });
+
     it('answers readiness while not ready with 503 and Retry-After', async () => {
       const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
       expect(res.status).to.equal(503);

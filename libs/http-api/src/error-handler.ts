@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { MemoryServiceError, RequestError, type Logger } from '@memory/platform';
+import { errorMessage, MemoryServiceError, RequestError, type Logger } from '@memory/platform';
 import { REQUEST_LIMITS } from './limits.js';
 
 /** Every 4xx and 5xx has one body shape: { error: { code, message, details? } }. */
@@ -61,6 +61,11 @@ function classify(error: unknown, logger: Logger): { status: number; body: Retur
   if (parserError.type === 'entity.parse.failed') return { status: 400, body: errorBody('REQUEST.INVALID_JSON', 'the request body is not valid JSON') };
   if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
     return { status: 415, body: errorBody('REQUEST.UNSUPPORTED_ENCODING', 'send the body as UTF-8 JSON') };
+  }
+  // Any other body-parser refusal is a body that cannot be read as sent: a gzip Content-Encoding over bytes that are
+  // not gzip, a stream that failed half way. http-errors marks the client's faults as `expose`.
+  if ((error as { expose?: unknown }).expose === true && typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return { status: 400, body: errorBody('REQUEST.UNREADABLE_BODY', `the request body cannot be read as sent (${errorMessage(error)}): check its Content-Encoding`) };
   }
   const retriable = error instanceof MemoryServiceError ? error.retriable : true;
   logger.error('request failed', { code: error instanceof MemoryServiceError ? error.code : 'INTERNAL.UNEXPECTED', error: String(error) });
