@@ -19,7 +19,9 @@ function answerOf(error: NodeJS.ErrnoException): { status: number; reason: strin
  * and the JSON error body, instead of Node's bare status line. A connection the client already broke is closed.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // As Node's own handler does: no second status line on a connection whose answer has already begun.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
     socket.destroy();
     return;
   }
