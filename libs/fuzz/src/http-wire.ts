@@ -10,12 +10,8 @@ export interface WireRequest {
   target: string;
   /** In order; duplicates allowed. Host and Connection: close are added unless present. */
   headers: Array<[string, string | Buffer]>;
+  /** Content-Length is added from it unless a header sets one (a lie, say) or the body is chunked. */
   body?: Buffer;
-  /**
-   * Content-Length is added from the body unless a header sets it (a lie) or the body is chunked; `false` sends no
-   * length at all.
-   */
-  contentLength?: false;
   /** Stop after this many bytes of the whole request: `end` half-closes (FIN), `destroy` resets at once. */
   cut?: { afterBytes: number; how: 'end' | 'destroy' };
 }
@@ -36,8 +32,7 @@ export function serialize(request: WireRequest, host: string): Buffer {
   if (!names.has('host')) line('host', host);
   if (!names.has('connection')) line('connection', 'close');
   for (const [name, value] of request.headers) line(name, value);
-  const chunked = [...names].includes('transfer-encoding');
-  if (request.body && request.contentLength !== false && !names.has('content-length') && !chunked) line('content-length', String(request.body.length));
+  if (request.body && !names.has('content-length') && !names.has('transfer-encoding')) line('content-length', String(request.body.length));
   head.push(Buffer.from('\r\n'));
   return Buffer.concat([...head, ...(request.body ? [request.body] : [])]);
 }
