@@ -43,6 +43,12 @@ describe('error answers', () => {
     expect(errorResponse(new URIError('URI malformed'), logger).body.error.code).to.equal('REQUEST.INVALID_PATH');
   });
 
+  it('counts a client gone mid-body as its own doing, not a failure of ours', () => {
+    const aborted = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    expect(errorResponse(aborted, logger)).to.deep.include({ status: 400 });
+    expect(errorResponse(aborted, logger).body.error.code).to.equal('REQUEST.ABORTED');
+  });
+
   it('refuses ids no store should see', () => {
     expect(validateId('job_1700000000000_alice@example.com', 'jobId')).to.equal('job_1700000000000_alice@example.com');
     for (const bad of ['x'.repeat(5_000), '', '../etc/passwd', 'a b', 'job\u0000', 'caf\u00e9', undefined, ['a']]) {

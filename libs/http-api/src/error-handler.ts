@@ -56,8 +56,9 @@ function classify(error: unknown, logger: Logger): { status: number; body: Retur
   if (parserError.type === 'entity.too.large') {
     return { status: 413, body: errorBody('REQUEST.TOO_LARGE', `the request body is larger than ${REQUEST_LIMITS.jsonBodyBytes} bytes`) };
   }
-  // The client went away mid-body: nobody hears this answer, and it is not our failure to log.
-  if (parserError.type === 'request.aborted') return { status: 400, body: errorBody('REQUEST.ABORTED', 'the request body stopped before its declared end') };
+  // The client went away mid-body (body-parser's type, or node:http's own 'aborted' on a request stream a route
+  // reads itself; an engine's reset says 'read ECONNRESET' or 'socket hang up'): nobody hears this answer.
+  if (parserError.type === 'request.aborted' || (errorMessage(error) === 'aborted' && (error as { code?: unknown }).code === 'ECONNRESET')) return { status: 400, body: errorBody('REQUEST.ABORTED', 'the request body stopped before its declared end') };
   if (parserError.type === 'entity.parse.failed') return { status: 400, body: errorBody('REQUEST.INVALID_JSON', 'the request body is not valid JSON') };
   if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
     return { status: 415, body: errorBody('REQUEST.UNSUPPORTED_ENCODING', 'send the body as UTF-8 JSON') };
