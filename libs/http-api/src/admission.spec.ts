@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { fullBucket } from '@memory/platform';
-import { ADMISSION_RETRY_AFTER_S, createsJob, decideAdmission, type AdmissionPolicy } from './admission.js';
+import { ADMISSION_RETRY_AFTER_S, createsJob, decideAdmission, type AdmissionPolicy, type AdmissionSignals } from './admission.js';
 
 describe('admission', () => {
   const policy: AdmissionPolicy = { ratePerS: 1, burst: 2, maxInFlight: 5, maxBacklogRecords: 100, minFreeDiskBytes: 1_000 };
-  const calm = { backlogRecords: 0, freeDiskBytes: 10_000 };
+  const calm: AdmissionSignals = { backlogRecords: 0, freeDiskBytes: 10_000 };
   const at = (now: number, inFlight = 0, signals = calm, bucket = fullBucket(policy, 0)) => decideAdmission({ bucket, inFlight, signals }, policy, now);
 
   it('admits a burst with RateLimit headers counting down, then refuses with RATE.LIMITED until a token is back', () => {

@@ -138,7 +138,12 @@ export class Admission {
 
   /** Admits one write of the tenant (its release() must be called once answered) or throws AdmissionRefused. */
   async admit(tenantId: string): Promise<{ headers: Record<string, string>; release: () => void }> {
-    if (this.now() - this.signalsAt > SIGNALS_MAX_AGE_MS) void this.refresh();
+    if (this.now() - this.signalsAt > SIGNALS_MAX_AGE_MS) {
+      const refreshed = this.refresh();
+      // A stale reading that would refuse is read again first: after a quiet spell the pipeline may have caught up.
+      const stale = decideAdmission({ bucket: fullBucket(this.policy, 0), inFlight: 0, signals: this.signals }, this.policy, 0);
+      if (stale.refusal) await refreshed;
+    }
     const tenant = this.tenant(tenantId);
     if (tenant.jobs.size + tenant.reserved >= this.policy.maxInFlight) await this.prune(tenant);
     const now = this.now();
