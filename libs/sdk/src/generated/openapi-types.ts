@@ -821,6 +821,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -883,9 +889,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1048,6 +1084,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1092,9 +1134,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1187,6 +1259,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1240,9 +1318,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1279,6 +1387,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,9 +1464,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1522,6 +1666,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,9 +1734,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1620,6 +1800,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1682,9 +1868,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,6 +2076,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1904,9 +2126,39 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
