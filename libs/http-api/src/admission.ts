@@ -95,6 +95,7 @@ export interface AdmissionSources {
 const SIGNALS_MAX_AGE_MS = 1_000;
 const PRUNE_EVERY_MS = 250;
 const PRUNE_BATCH = 256;
+const PRUNE_MAX_BATCHES = 16;
 
 interface TenantInFlight {
   tenantId: string;
@@ -175,12 +176,19 @@ export class Admission {
   private async prune(tenant: TenantInFlight): Promise<void> {
     if (this.now() - tenant.prunedAt < PRUNE_EVERY_MS) return;
     tenant.prunedAt = this.now();
-    const oldest = [...tenant.jobs].slice(0, PRUNE_BATCH);
-    await mapWithConcurrency(oldest, 8, async (jobId) => {
-      // A job store that cannot answer keeps the job counted: the bound errs on the side of refusing.
-      const job = await this.sources.jobs.get(tenant.tenantId, jobId).catch(() => undefined);
-      if (job !== undefined && settled(job)) tenant.jobs.delete(jobId);
-    });
+    // Jobs settle roughly in the order they were accepted: batches of the oldest are read while each was settled to the
+    // last, so a tenant accepting faster than one batch per prune is not held back by the bookkeeping.
+    for (let batch = 0; batch < PRUNE_MAX_BATCHES; batch++) {
+      const oldest = [...tenant.jobs].slice(0, PRUNE_BATCH);
+      let unsettled = 0;
+      await mapWithConcurrency(oldest, 8, async (jobId) => {
+        // A job store that cannot answer keeps the job counted: the bound errs on the side of refusing.
+        const job = await this.sources.jobs.get(tenant.tenantId, jobId).catch(() => undefined);
+        if (job !== undefined && settled(job)) tenant.jobs.delete(jobId);
+        else unsettled++;
+      });
+      if (unsettled > 0 || oldest.length < PRUNE_BATCH) return;
+    }
   }
 }
 
