@@ -39,6 +39,16 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     mcpFileRoot: c.string('MEMORY_MCP_FILE_ROOT'),
     /** How long an Idempotency-Key is remembered after its request was answered; at least the 24 hours we promise. */
     idempotencyTtlHours: c.integer('MEMORY_IDEMPOTENCY_TTL_HOURS', 24, { min: 24, max: 24 * 365 }),
+    /** Backpressure on the routes that create jobs (README, "Limits and backpressure"); the defaults are far above normal use. */
+    admission: {
+      ratePerS: c.integer('MEMORY_TENANT_RATE_PER_S', 10_000, { min: 1, max: 1_000_000 }),
+      burst: c.integer('MEMORY_TENANT_BURST', 20_000, { min: 1, max: 1_000_000 }),
+      /** Per process: each edge of the distributed mode counts the jobs it accepted. */
+      maxInFlight: c.integer('MEMORY_TENANT_MAX_IN_FLIGHT', 100_000, { min: 1, max: 10_000_000 }),
+      maxBacklogRecords: c.integer('MEMORY_MAX_BACKLOG_RECORDS', 1_000_000, { min: 0, max: 1_000_000_000 }),
+      /** 0: no check. */
+      minFreeDiskMb: c.integer('MEMORY_MIN_FREE_DISK_MB', 64, { min: 0, max: 1_000_000_000 }),
+    },
     webhooks: {
       /** Accept webhook targets on loopback, private and link-local addresses (tests, a private network). */
       allowPrivateTargets: c.oneOf('MEMORY_WEBHOOKS_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',

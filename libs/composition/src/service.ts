@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
+import { statfs } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { createLogger } from '@memory/platform';
 import type { Consumer } from '@memory/ports';
 import { createJobIdClock } from '@memory/contracts';
-import { createApiKeyRegistry, guardHttpServer, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, type HttpApiDeps } from '@memory/http-api';
+import { Admission, createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, guardHttpServer, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -71,10 +73,12 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       deps.documentMaxBytes = config.documentMaxBytes;
       // One clock for every job id this process issues, so an erasure and an ingestion never share a millisecond.
       const nextJobId = createJobIdClock();
-      deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, nextJobId });
-      deps.forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), nextJobId });
+      deps.admission = await startAdmission(config, { jobs: await infra.jobs(), logger, backlogRecords: async () => Math.max(0, ...Object.values(await pipelineLag(log, stageGroups(roles.reportLagOf)))) });
+      const inFlight = deps.admission;
+      deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, nextJobId, inFlight });
+      deps.forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), nextJobId, inFlight });
       deps.idempotency = createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
-      deps.updating = createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId });
+      deps.updating = createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId, inFlight });
     }
     if (roles.http.api && roles.http.jobs) {
       deps.jobs = await infra.jobs();
@@ -113,6 +117,24 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       await infra.close();
     },
   };
+}
+
+/** The edge's admission, its signals read once before the first request: the backlog, and the data folder's free space. */
+async function startAdmission(config: ServiceConfig, sources: Omit<ConstructorParameters<typeof Admission>[1], 'freeDiskBytes'>): Promise<Admission> {
+  const { minFreeDiskMb, ...policy } = config.admission;
+  const freeDiskBytes = async () => {
+    // The folder an edge of the distributed mode never wrote to may not exist yet: its disk is that of its parent.
+    for (let dir = config.dataDir; ; dir = dirname(dir)) {
+      const stats = await statfs(dir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' || dirname(dir) === dir) throw error;
+        return null;
+      });
+      if (stats) return stats.bavail * stats.bsize;
+    }
+  };
+  const admission = new Admission({ ...policy, minFreeDiskBytes: minFreeDiskMb * 1024 * 1024 }, { ...sources, freeDiskBytes });
+  await admission.refresh();
+  return admission;
 }
 
 function listen(api: ReturnType<typeof createHttpApi>, port: number, host: string): Promise<Server> {

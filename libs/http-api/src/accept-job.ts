@@ -8,6 +8,8 @@ export interface AcceptJobDeps {
   codec: AvroCodec;
   jobs: JobStore;
   logger: Logger;
+  /** Told of every accepted job, for the per-tenant in-flight bound (admission.ts). */
+  inFlight?: { accepted(tenantId: string, jobId: string): void };
 }
 
 type JobEvent = 'ingestRequested' | 'forgetRequested';
@@ -24,6 +26,7 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
     throw error;
   });
   await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event) }]);
+  deps.inFlight?.accepted(event.tenantId, event.jobId);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
   await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt)).catch((error: unknown) => {
     // The event is durable; the job tracker will still record the job. Not a reason to fail the request.

@@ -24,6 +24,7 @@ import { mcpRoutes, type McpRouteOptions } from './routes/mcp.js';
 import { handleTextIngestFast } from './text-ingest-fast-path.js';
 import { referenceRoutes } from './routes/reference.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks.js';
+import { admitWrites, type Admission } from './admission.js';
 
 /**
  * What one process serves. The embedded service serves everything; in the distributed mode the edge serves
@@ -49,6 +50,8 @@ export interface HttpApiDeps {
   webhooks?: WebhookRouteDeps;
   /** POST /mcp, served where ingestion and jobs are (memoryd, the edge): its tools call this process's /v1 routes. */
   mcp?: McpRouteOptions;
+  /** Rate, in-flight, backlog and disk bounds on the routes that create jobs; none without it. */
+  admission?: Admission;
   logger: Logger;
   readiness: () => Promise<Readiness>;
 }
@@ -59,7 +62,7 @@ export function createHttpApi(deps: HttpApiDeps): RequestListener {
   if (ingestion && !idempotency) throw new ConfigError('the HTTP API needs an idempotency store to serve ingestion');
   const app = expressApp(deps);
   if (!ingestion || !idempotency) return app;
-  const fastPath = { apiKeys: deps.apiKeys, ingestion, idempotency, logger: deps.logger };
+  const fastPath = { apiKeys: deps.apiKeys, ingestion, idempotency, logger: deps.logger, ...(deps.admission ? { admission: deps.admission } : {}) };
   return (req: IncomingMessage, res: ServerResponse) => {
     if (!handleTextIngestFast(req, res, fastPath)) app(req, res);
   };
@@ -73,6 +76,7 @@ export function expressApp(deps: HttpApiDeps) {
   app.use(healthRoutes(deps.readiness), referenceRoutes());
   if (deps.mcp && deps.ingestion && deps.jobs) app.use(mcpRoutes(deps.apiKeys, deps.mcp));
   app.use('/v1', requireApiKey(deps.apiKeys));
+  if (deps.admission) app.use(admitWrites(deps.admission));
   if (deps.ingestion && deps.idempotency) {
     app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));
     if (deps.blobs) {

@@ -10,3 +10,4 @@ export * from './validation.js';
 export type { Readiness } from './routes/health.js';
 export { SECRET_GRACE_MS, type WebhookRouteDeps } from './routes/webhooks.js';
 export { openApiDocument } from './openapi/document.js';
+export { Admission, type AdmissionPolicy } from './admission.js';

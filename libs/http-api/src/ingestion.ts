@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { AvroCodec, blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
+import { blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
-import type { BlobInfo, BlobStore, EventLog, JobStore, MemoryMetadata } from '@memory/ports';
-import { acceptJob } from './accept-job.js';
-import { MemoryServiceError, RequestError, type Logger } from '@memory/platform';
+import type { BlobInfo, BlobStore, MemoryMetadata } from '@memory/ports';
+import { acceptJob, type AcceptJobDeps } from './accept-job.js';
+import { MemoryServiceError, RequestError } from '@memory/platform';
 import { sanitiseFileName, type IncomingPdf } from './upload.js';
 import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
 
-export interface IngestionDeps {
-  log: EventLog;
-  codec: AvroCodec;
-  jobs: JobStore;
-  logger: Logger;
+export interface IngestionDeps extends AcceptJobDeps {
   /** Where images and PDFs go before their event is published (claim check); required for those endpoints. */
   blobs?: BlobStore;
   nextJobId?: ReturnType<typeof createJobIdClock>;

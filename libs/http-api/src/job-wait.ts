@@ -3,7 +3,8 @@ import type { JobRecord } from '@memory/ports';
 /** How often a long poll reads the job: soon at first (most jobs end within tens of ms), then at most every maxMs. */
 export const JOB_POLL = { firstMs: 20, factor: 1.5, maxMs: 250 } as const;
 
-const settled = (job: JobRecord | null) => job === null || job.state === 'Completed' || job.state === 'Failed';
+/** Completed, Failed, or gone (forgotten): nothing more will happen to it. */
+export const settled = (job: JobRecord | null) => job === null || job.state === 'Completed' || job.state === 'Failed';
 
 /**
  * The job once it is Completed or Failed, or as it is when `waitMs` has passed or the client has gone (`signal`).

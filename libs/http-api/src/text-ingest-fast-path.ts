@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@memory/platform';
 import { authenticate, type ApiKeyRegistry } from './auth.js';
+import { AdmissionRefused, type Admission } from './admission.js';
 import { errorResponse } from './error-handler.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
 import { REQUEST_LIMITS } from './limits.js';
@@ -9,6 +10,7 @@ import { ingestText, type TextIngestDeps } from './text-ingest.js';
 export interface TextIngestFastPathDeps extends TextIngestDeps {
   apiKeys: ApiKeyRegistry;
   logger: Logger;
+  admission?: Admission;
 }
 
 /** A body-parser-shaped error, so errorResponse maps it exactly as it maps Express's. */
@@ -46,17 +48,22 @@ function plainJson(req: IncomingMessage): boolean {
 }
 
 async function respond(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): Promise<void> {
+  // The admission's RateLimit-* headers go on every answer after it, as the Express routes' do.
+  let admitted: Awaited<ReturnType<Admission['admit']>> | undefined;
   try {
     const tenantId = authenticate(deps.apiKeys, req.headers.authorization);
+    admitted = await deps.admission?.admit(tenantId);
     const body = await readJson(req, REQUEST_LIMITS.jsonBodyBytes);
     const headers = { endUserId: header(req, 'x-end-user-id'), timeZone: header(req, 'x-end-user-timezone'), idempotencyKey: header(req, IDEMPOTENCY_KEY_HEADER) };
     const outcome = await ingestText(deps, tenantId, headers, body);
-    send(res, outcome.status, outcome.body, outcome.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : undefined);
+    send(res, outcome.status, outcome.body, { ...admitted?.headers, ...(outcome.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {}) });
   } catch (error) {
     const { status, body, headers } = errorResponse(error, deps.logger);
-    send(res, status, body, headers);
+    send(res, status, body, { ...(error instanceof AdmissionRefused ? error.headers : admitted?.headers), ...headers });
     // What is left of a refused body is read and dropped, so the connection stays usable for the next request.
     if (!req.complete) req.resume();
+  } finally {
+    admitted?.release();
   }
 }
 

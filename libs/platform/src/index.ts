@@ -5,5 +5,6 @@ export * from './config.js';
 export * from './lmdb-errors.js';
 export * from './lmdb-compaction.js';
 export * from './concurrency.js';
+export * from './token-bucket.js';
 export { seededRandom } from './seeded-random.js';
 export * from './resident-memory.js';

@@ -12,7 +12,8 @@ export { describeIdempotencyStoreContract } from './idempotency-store-contract.j
 export { describeWithEngine, requiredEngines, skippedForEngine, type RealEngine } from './real-engines.js';
 export { describeBlobStoreContract } from './blob-store-contract.js';
 export { ServiceProcess, TEST_KEYS, underTest, type ServiceProcessOptions } from './service-process.js';
-export { caller, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';
+export { caller, expectError, waitForDrain, waitForJob, type Caller, type HasUrl } from './http-caller.js';
+export { openApiConformance } from './openapi-conformance.js';
 export { describeMemoryApiScenarios, type ServiceUnderTest } from './memory-api-scenarios.js';
 export { describeMemoryReadScenarios } from './memory-read-scenarios.js';
 export { localEngines } from './local-engines.js';

@@ -39,6 +39,9 @@ export const HEADER_PARAMETERS = {
 
 const RESPONSE_HEADERS: Record<string, Json> = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Limit': { description: "The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST).", schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': { description: 'Requests that may still be sent now.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the full burst is available again.', schema: { type: 'integer', minimum: 0 } },
   'Idempotent-Replayed': { description: '"true" when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
 };
 
@@ -78,7 +81,8 @@ function operation(spec: OperationSpec): Json {
   if (spec.headers?.endUser) parameters.push({ ...HEADER_PARAMETERS.EndUserId, required: spec.headers.endUser === 'required' });
   if (spec.headers?.timeZone) parameters.push(HEADER_PARAMETERS.EndUserTimeZone);
   if (spec.headers?.idempotencyKey) parameters.push(HEADER_PARAMETERS.IdempotencyKey);
-  const responses = { ...spec.responses, ...(spec.auth ? AUTH_RESPONSES : {}) };
+  // An operation's own answer for a status wins: the write routes say more about their 503 (SERVICE.OVERLOADED).
+  const responses = { ...(spec.auth ? AUTH_RESPONSES : {}), ...spec.responses };
   if (Object.keys(spec.pathParams ?? {}).some((name) => name !== 'endUserId')) responses[400] = withCode(responses[400], 'REQUEST.INVALID_ID', 'A path id is malformed.');
   return {
     operationId: spec.operationId,

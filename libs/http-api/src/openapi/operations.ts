@@ -39,13 +39,20 @@ const END_USER_ERRORS = ['REQUEST.MISSING_END_USER', 'REQUEST.INVALID_END_USER']
 const IDEMPOTENCY_ERRORS = { 400: ['IDEMPOTENCY.INVALID_KEY'], 409: ['IDEMPOTENCY.IN_PROGRESS'], 422: ['IDEMPOTENCY.KEY_REUSED'] };
 
 const error = (description: string, codes: string[], headers?: string[]): ResponseSpec => ({ description, schema: 'Error', codes, ...(headers ? { headers } : {}) });
+/** Backpressure, on every route that creates a job (admission.ts; README, "Limits and backpressure"). */
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+const ADMISSION_ERRORS = {
+  429: error('Over the API key\'s request rate or jobs in flight: nothing was accepted; retry after Retry-After.', ['RATE.LIMITED', 'RATE.TOO_MANY_IN_FLIGHT'], ['Retry-After', ...RATE_LIMIT_HEADERS]),
+  503: error('The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff.', ['SERVICE.OVERLOADED', 'SERVICE.UNAVAILABLE'], ['Retry-After']),
+  507: error('The data folder\'s disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After.', ['STORAGE.FULL'], ['Retry-After']),
+};
 // A link carries the end user along: another end user's job or memory is a 404 by design.
 const SAME_END_USER = { 'header.x-end-user-id': '$request.header.x-end-user-id' };
 const link = (operationId: string, parameters: Record<string, string>) => ({ operationId, parameters: { ...parameters, ...SAME_END_USER } });
 const accepted: ResponseSpec = {
   description: 'Accepted: processed in the background; follow the job at GET /v1/jobs/{jobId}.',
   schema: 'Accepted',
-  headers: ['Idempotent-Replayed'],
+  headers: ['Idempotent-Replayed', ...RATE_LIMIT_HEADERS],
   links: { job: link('getJob', { jobId: '$response.body#/jobId' }) },
 };
 /** What a job's first memory leads to. */
@@ -85,6 +92,7 @@ export const OPERATIONS: OperationSpec[] = [
     body: { schema: 'TextIngestRequest' },
     responses: {
       202: accepted,
+      ...ADMISSION_ERRORS,
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'INGEST.INVALID_SOURCE_TYPE', 'INGEST.MISSING_CONTENT', 'INGEST.INVALID_TIMESTAMP', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
       409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       413: error('Over a limit.', [...JSON_BODY_ERRORS[413], 'INGEST.TOO_LARGE']),
@@ -98,6 +106,7 @@ export const OPERATIONS: OperationSpec[] = [
     body: { schema: 'ImageIngestRequest' },
     responses: {
       202: { ...accepted, links: { ...accepted.links, preview: link('getImagePreview', { jobId: '$response.body#/jobId' }) } },
+      ...ADMISSION_ERRORS,
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'IMAGE.MISSING_DATA', 'IMAGE.INVALID_BASE64', 'IMAGE.UNREADABLE', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
       409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       413: error('Over a limit.', [...JSON_BODY_ERRORS[413], 'INGEST.TOO_LARGE', 'IMAGE.TOO_LARGE', 'IMAGE.TOO_MANY_PIXELS']),
@@ -121,6 +130,7 @@ export const OPERATIONS: OperationSpec[] = [
     body: { schema: 'DocumentUpload', mediaType: 'multipart/form-data' },
     responses: {
       202: accepted,
+      ...ADMISSION_ERRORS,
       400: error('The request cannot be read.', [...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'DOCUMENT.MISSING_FILE', 'DOCUMENT.INVALID_MULTIPART', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
       409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       413: error(`The PDF is over MEMORY_MAX_DOCUMENT_BYTES (default ${REQUEST_LIMITS.documentMaxBytes}).`, ['DOCUMENT.TOO_LARGE']),
@@ -185,6 +195,7 @@ export const OPERATIONS: OperationSpec[] = [
     body: { schema: 'UpdateRequest' },
     responses: {
       202: accepted,
+      ...ADMISSION_ERRORS,
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'UPDATE.NOTHING_TO_CHANGE', 'UPDATE.UNKNOWN_FIELD', 'INGEST.MISSING_CONTENT', 'INGEST.INVALID_TIMESTAMP', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
       404: error('No such memory for this end user.', ['MEMORY.NOT_FOUND']),
       409: error('The memory is still being ingested, or the first request with this Idempotency-Key is still being answered.', ['MEMORY.NOT_READY', ...IDEMPOTENCY_ERRORS[409]], ['Retry-After']),
@@ -198,6 +209,7 @@ export const OPERATIONS: OperationSpec[] = [
     headers: { endUser: 'required', idempotencyKey: true }, pathParams: memoryId,
     responses: {
       202: accepted,
+      ...ADMISSION_ERRORS,
       400: error('Headers.', [...END_USER_ERRORS, ...IDEMPOTENCY_ERRORS[400]]),
       404: error('The id cannot be one of this end user\'s memories.', ['MEMORY.NOT_FOUND']),
       409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
@@ -210,6 +222,7 @@ export const OPERATIONS: OperationSpec[] = [
     query: { job_id: { description: 'The job whose memories to forget.', schema: { type: 'string', minLength: 1 }, required: true } },
     responses: {
       202: accepted,
+      ...ADMISSION_ERRORS,
       400: error('No job_id, one that is not a job id of this end user, or headers.', [...END_USER_ERRORS, 'FORGET.MISSING_JOB_ID', 'FORGET.INVALID_JOB_ID', ...IDEMPOTENCY_ERRORS[400]]),
       409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
@@ -221,6 +234,7 @@ export const OPERATIONS: OperationSpec[] = [
     pathParams: { endUserId: 'The end user to erase; x-end-user-id, when sent, must name the same one.' },
     responses: {
       202: accepted,
+      ...ADMISSION_ERRORS,
       400: error('An end user id that cannot be one, or another one in x-end-user-id.', [...END_USER_ERRORS, 'FORGET.END_USER_MISMATCH', ...IDEMPOTENCY_ERRORS[400]]),
       409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),

@@ -823,6 +823,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -885,8 +891,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1056,6 +1090,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1100,8 +1140,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1199,6 +1267,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1252,8 +1326,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1293,6 +1395,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1364,8 +1472,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1542,6 +1678,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1604,8 +1746,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1642,6 +1812,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1704,8 +1880,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
@@ -1888,6 +2092,12 @@ export interface operations {
                 headers: {
                     /** @description "true" when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1932,8 +2142,36 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description Over the API key's request rate or jobs in flight: nothing was accepted; retry after Retry-After. Codes: RATE.LIMITED, RATE.TOO_MANY_IN_FLIGHT. */
+            429: {
+                headers: {
+                    /** @description The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests that may still be sent now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the full burst is available again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The data folder's disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After. Codes: STORAGE.FULL. */
+            507: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;

@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { fullBucket } from '@memory/platform';
+import { ADMISSION_RETRY_AFTER_S, createsJob, decideAdmission, type AdmissionPolicy, type AdmissionSignals } from './admission.js';
+
+describe('admission', () => {
+  const policy: AdmissionPolicy = { ratePerS: 1, burst: 2, maxInFlight: 5, maxBacklogRecords: 100, minFreeDiskBytes: 1_000 };
+  const calm: AdmissionSignals = { backlogRecords: 0, freeDiskBytes: 10_000 };
+  const at = (now: number, inFlight = 0, signals = calm, bucket = fullBucket(policy, 0)) => decideAdmission({ bucket, inFlight, signals }, policy, now);
+
+  it('admits a burst with RateLimit headers counting down, then refuses with RATE.LIMITED until a token is back', () => {
+    const first = at(0);
+    expect(first.refusal).to.equal(null);
+    expect(first.headers).to.deep.equal({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '1' });
+    const second = at(0, 0, calm, first.bucket);
+    expect(second.headers['ratelimit-remaining']).to.equal('0');
+    const third = at(0, 0, calm, second.bucket);
+    expect(third.refusal).to.include({ status: 429, code: 'RATE.LIMITED', retryAfterSeconds: 1 });
+    expect(third.headers).to.include({ 'ratelimit-remaining': '0', 'ratelimit-reset': '2' });
+    expect(at(1_000, 0, calm, third.bucket).refusal).to.equal(null);
+  });
+
+  it('refuses in the order disk, backlog, in-flight, and spends no token on a refusal', () => {
+    const full = { backlogRecords: 1_000, freeDiskBytes: 10 };
+    expect(at(0, 9, full).refusal).to.include({ status: 507, code: 'STORAGE.FULL', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.storageFull });
+    expect(at(0, 9, { ...full, freeDiskBytes: 1_000 }).refusal).to.include({ status: 503, code: 'SERVICE.OVERLOADED', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.overloaded });
+    const busy = at(0, 5);
+    expect(busy.refusal).to.include({ status: 429, code: 'RATE.TOO_MANY_IN_FLIGHT', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.inFlight });
+    expect(busy.bucket.tokens).to.equal(2);
+    expect(busy.headers['ratelimit-remaining']).to.equal('2');
+    expect(at(0, 4).refusal).to.equal(null);
+  });
+
+  it('refuses nothing on a signal it could not read, and checks no disk with a floor of 0', () => {
+    expect(at(0, 0, { backlogRecords: null, freeDiskBytes: null }).refusal).to.equal(null);
+    expect(decideAdmission({ bucket: fullBucket(policy, 0), inFlight: 0, signals: { backlogRecords: 0, freeDiskBytes: 0 } }, { ...policy, minFreeDiskBytes: 0 }, 0).refusal).to.equal(null);
+    expect(at(0, 0, { backlogRecords: 100, freeDiskBytes: 1_000 }).refusal).to.equal(null);
+  });
+
+  it('applies to the routes that create a job, not to searches, reads or webhooks', () => {
+    for (const [method, path] of [['POST', '/v1/memory'], ['POST', '/v1/memory/image'], ['POST', '/v1/ingest/document/upload'], ['PATCH', '/v1/memories/mem_1'], ['DELETE', '/v1/memories/mem_1'], ['DELETE', '/v1/memories'], ['DELETE', '/v1/users/alice']] as const) {
+      expect(createsJob(method, path), `${method} ${path}`).to.equal(true);
+    }
+    for (const [method, path] of [['POST', '/v1/search'], ['POST', '/v1/search/image'], ['GET', '/v1/memories'], ['GET', '/v1/jobs/j'], ['POST', '/v1/webhooks'], ['DELETE', '/v1/webhooks/w'], ['POST', '/v1/memory/x'], ['PATCH', '/v1/memories/a/history']] as const) {
+      expect(createsJob(method, path), `${method} ${path}`).to.equal(false);
+    }
+  });
+});
