@@ -35,6 +35,8 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     /** ONNX Runtime threads; 0: the embedder's default (half the cores, at most 4). use-lite always runs on one. */
     embedThreads: c.integer('MEMORY_EMBED_THREADS', 0, { min: 0, max: 64 }),
     embedBatch: c.integer('MEMORY_EMBED_BATCH', 32, { min: 1, max: 512 }),
+    /** GET /metrics on the process's HTTP port, unauthenticated (README, Metrics); off for a port exposed where it should not be. */
+    metrics: c.oneOf('MEMORY_METRICS', ['on', 'off'] as const, 'on') === 'on',
     /** Where the /mcp route's add_memory may read images and PDFs; unset, it reads no file. */
     mcpFileRoot: c.string('MEMORY_MCP_FILE_ROOT'),
     /** How long an Idempotency-Key is remembered after its request was answered; at least the 24 hours we promise. */

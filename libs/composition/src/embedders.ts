@@ -1,4 +1,5 @@
 import { MemoryServiceError, type Logger } from '@memory/platform';
+import { embeddingBatchSize, embeddingDuration, timed } from '@memory/metrics';
 import { modelTag, type Embedder, type EmbeddingModel } from '@memory/ports';
 import { DEFAULT_ONNX_MODEL, MODEL_DIR_ENV, ONNX_MODELS, createOnnxEmbedderThread, onnxModel, requireModelFiles, resolveModelDir, type OnnxModelSpec } from '@memory/embedder-onnx';
 import { USE_LITE_MODEL, openUseEmbedder } from '@memory/embedder-use';
@@ -19,7 +20,19 @@ export async function openEmbedder(config: ServiceConfig, logger: Logger): Promi
     await embedder.close();
     throw error;
   }
-  return embedder;
+  return measured(embedder);
+}
+
+/** The embedder with each call's batch size and time in the metrics, whichever model and process calls it. */
+function measured(embedder: Embedder): Embedder {
+  return {
+    model: embedder.model,
+    embed(texts, purpose) {
+      embeddingBatchSize.observe(texts.length);
+      return timed(embeddingDuration, {}, () => embedder.embed(texts, purpose));
+    },
+    close: () => embedder.close(),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@memory/platform';
 import { authenticate, type ApiKeyRegistry } from './auth.js';
-import { errorResponse } from './error-handler.js';
+import { errorResponse, identified } from './error-handler.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
 import { REQUEST_LIMITS } from './limits.js';
 import { ingestText, type TextIngestDeps } from './text-ingest.js';
@@ -54,7 +54,7 @@ async function respond(req: IncomingMessage, res: ServerResponse, deps: TextInge
     send(res, outcome.status, outcome.body, outcome.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : undefined);
   } catch (error) {
     const { status, body, headers } = errorResponse(error, deps.logger);
-    send(res, status, body, headers);
+    send(res, status, identified(res, body), headers);
     // What is left of a refused body is read and dropped, so the connection stays usable for the next request.
     if (!req.complete) req.resume();
   }

@@ -5,3 +5,4 @@ export * from './config.js';
 export * from './lmdb-errors.js';
 export * from './lmdb-compaction.js';
 export * from './concurrency.js';
+export * from './request-context.js';
