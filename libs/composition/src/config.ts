@@ -58,6 +58,11 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * runs can share engines without seeing each other. Empty: no prefix.
      */
     namespace: c.string('MEMORY_NAMESPACE', ''),
+    /**
+     * start-distributed: the stage workers' HTTP ports (health, /metrics) are this and the next ones, in stage order,
+     * so a scrape configuration can name them; 0 gives each a free port (printed at start).
+     */
+    stagePortBase: c.integer('MEMORY_STAGE_PORT_BASE', 8091, { min: 0, max: 65535 }),
     /** Where the edge relays searches in the distributed mode. */
     searchUrl: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090'),
     kafka: {

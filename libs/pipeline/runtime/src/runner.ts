@@ -40,6 +40,9 @@ interface Outgoing {
  */
 export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, Deps>, stageDeps: Deps, deps: RunnerDeps): Promise<Consumer> {
   const logger = deps.logger.child({ stage: stage.name });
+  // Every series of a running stage exists from its start, at 0, so a rate() over it is defined before a failure.
+  for (const outcome of ['processed', 'failed']) stageRecords.inc({ stage: stage.name, outcome }, 0);
+  deadLetters.inc({ stage: stage.name }, 0);
   const topics = stage.inputs.map((name) => EVENTS[name].topic);
 
   const publish = async (outgoing: Outgoing[]) => {
