@@ -27,3 +27,4 @@ export { describeUpdateScenarios } from './update-scenarios.js';
 export * from './webhook-store-contract.js';
 export * from './webhook-scenarios.js';
 export { describeMcpScenarios, mcpFileRoot, type McpScenarioOptions } from './mcp-scenarios.js';
+export { describeMetricsScenarios, sampleSum, type MeteredService } from './metrics-scenarios.js';
