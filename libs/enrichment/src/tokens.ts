@@ -3,7 +3,7 @@ import type Compromise from 'compromise';
 
 /**
  * compromise and its lexicon are loaded on the first tokenize, not on import: every process imports this library
- * (search's query analysis does), and only the enricher and the search app tokenize.
+ * (the search library does, for entityKey), and only the enricher tokenizes.
  */
 let nlp: typeof Compromise | undefined;
 const compromise = () => (nlp ??= createRequire(import.meta.url)('compromise') as typeof Compromise);
