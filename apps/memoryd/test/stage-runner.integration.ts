@@ -89,7 +89,7 @@ describe('stage runner on the embedded log', function () {
 
   it('counts processed and failed records and dead letters in the metrics, and copies each input\'s request id onto its outputs', async () => {
     const counted = async (metric: typeof stageRecords | typeof deadLetters, labels: Record<string, string>) =>
-      (await metric.get()).values.find((v) => Object.entries(labels).every(([name, value]) => v.labels[name] === value))?.value ?? 0;
+      (await metric.get()).values.find((v) => Object.entries(labels).every(([name, value]) => (v.labels as Record<string, unknown>)[name] === value))?.value ?? 0;
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {
       name: 'metered-stage', group: 'metered-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'],
       async process(batch) {
