@@ -1,0 +1,33 @@
+import { expect } from 'chai';
+import { Histogram, Registry } from 'prom-client';
+import { metricsExposition, observeJobs, observeLag, timed } from './metrics.js';
+
+describe('metrics', () => {
+  it('reads lag and job counts from the sources registered at scrape time, and stops when one is removed', async () => {
+    const removeLag = observeLag(async () => [{ group: 'spec-group', topic: 'spec.topic', partition: 3, lag: 7 }]);
+    const removeJobs = observeJobs(async () => ({ Failed: 2 }));
+    let text = (await metricsExposition()).text;
+    expect(text).to.include('memory_consumer_lag{group="spec-group",topic="spec.topic",partition="3"} 7');
+    expect(text).to.include('memory_jobs{state="Failed"} 2');
+    removeLag();
+    removeJobs();
+    text = (await metricsExposition()).text;
+    expect(text).to.not.include('spec-group');
+    expect(text).to.not.include('memory_jobs{state="Failed"}');
+  });
+
+  it('times a call that throws as well as one that resolves', async () => {
+    const histogram = new Histogram({ name: 'spec_seconds', help: 'spec', labelNames: ['k'], registers: [new Registry()] });
+    await timed(histogram, { k: 'a' }, async () => 1);
+    await timed(histogram, { k: 'a' }, async () => Promise.reject(new Error('no'))).catch(() => undefined);
+    const count = (await histogram.get()).values.find((v) => v.metricName === 'spec_seconds_count');
+    expect(count?.value).to.equal(2);
+  });
+
+  it('exports the default process metrics in the Prometheus text format', async () => {
+    const { contentType, text } = await metricsExposition();
+    expect(contentType).to.match(/^text\/plain; version=0\.0\.4/);
+    expect(text).to.match(/^process_resident_memory_bytes \d+/m);
+    expect(text).to.include('# TYPE memory_http_requests_total counter');
+  });
+});
