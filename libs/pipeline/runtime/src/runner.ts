@@ -119,11 +119,13 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     }
   };
 
-  const retryOptions = (attempts: { count: number }): Partial<RetryOptions> => ({
+  /** A retried batch's log line names its record when it is one (a record retried alone after its batch failed). */
+  const retryOptions = (attempts: { count: number }, batch: Array<Incoming<In>>): Partial<RetryOptions> => ({
     ...deps.retry,
     onRetry: (error, attempt, delayMs) => {
       attempts.count = attempt + 1;
-      logger.warn('stage batch failed, retrying', { attempt, delayMs, code: errorCode(error), error: errorMessage(error) });
+      const about = batch.length === 1 ? { jobId: jobOf(batch[0]!.value)?.jobId, requestId: batch[0]!.requestId } : { records: batch.length };
+      logger.warn('stage batch failed, retrying', { attempt, delayMs, ...about, code: errorCode(error), error: errorMessage(error) });
     },
   });
 
@@ -154,7 +156,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const attempts = { count: 1 };
     const done = { published: 0 };
     try {
-      await retry(() => processAndPublish(good, done), retryOptions(attempts));
+      await retry(() => processAndPublish(good, done), retryOptions(attempts, good));
     } catch (batchError) {
       const failing = good.slice(done.published);
       if (failing.length === 1) {
@@ -165,7 +167,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       for (const item of failing) {
         const one = { count: 1 };
         try {
-          await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one));
+          await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one, [item]));
         } catch (error) {
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
         }
