@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Histogram, Registry } from 'prom-client';
-import { metricsExposition, observeJobs, observeLag, timed } from './metrics.js';
+import { metricsExposition, observeJobs, observeLag, scrapeSourceFailures, timed } from './metrics.js';
 
 describe('metrics', () => {
   it('reads lag and job counts from the sources registered at scrape time, and stops when one is removed', async () => {
@@ -14,6 +14,21 @@ describe('metrics', () => {
     text = (await metricsExposition()).text;
     expect(text).to.not.include('spec-group');
     expect(text).to.not.include('memory_jobs{state="Failed"}');
+  });
+
+  it('answers without the series of a source that fails or hangs, and counts it', async () => {
+    const failures = async (source: string) => (await scrapeSourceFailures.get()).values.find((v) => v.labels.source === source)?.value ?? 0;
+    const before = { lag: await failures('consumer_lag'), jobs: await failures('jobs') };
+    const removeLag = observeLag(async () => Promise.reject(new Error('kafka down')));
+    const removeJobs = observeJobs(() => new Promise(() => {}));
+    const started = Date.now();
+    const { text } = await metricsExposition();
+    removeLag();
+    removeJobs();
+    expect(Date.now() - started).to.be.below(4_500);
+    expect(text).to.include('memory_http_requests_total');
+    expect(await failures('consumer_lag')).to.equal(before.lag + 1);
+    expect(await failures('jobs')).to.equal(before.jobs + 1);
   });
 
   it('times a call that throws as well as one that resolves', async () => {

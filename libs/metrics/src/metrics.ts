@@ -74,6 +74,38 @@ type Source<T> = () => Promise<T>;
 const lagSources = new Set<Source<PartitionLag[]>>();
 const jobSources = new Set<Source<Record<string, number>>>();
 
+/** How long a scrape waits for the log or the job store before it answers without their series. */
+const SOURCE_TIMEOUT_MS = 3_000;
+
+export const scrapeSourceFailures = new Counter({
+  name: 'memory_metrics_source_failures_total',
+  help: 'Scrapes that answered without a source\'s series (consumer lag, jobs) because the engine failed or was slow.',
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
+/**
+ * What the sources of one gauge say, in order; a source whose engine is down or slow is left out (and counted), so
+ * a scrape during an outage still answers with everything else, which is when an operator needs it most.
+ */
+async function readSources<T>(name: string, sources: Set<Source<T>>): Promise<T[]> {
+  const read = [...sources].map(async (source) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${name} took more than ${SOURCE_TIMEOUT_MS} ms`)), SOURCE_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([source(), timeout]);
+    } catch {
+      scrapeSourceFailures.inc({ source: name });
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  });
+  return (await Promise.all(read)).filter((value): value is Awaited<T> => value !== undefined);
+}
+
 new Gauge({
   name: 'memory_consumer_lag',
   help: 'Records a consumer group has still to process on a partition of an input topic (end offset minus committed offset).',
@@ -81,8 +113,8 @@ new Gauge({
   registers: [registry],
   async collect() {
     this.reset();
-    for (const source of lagSources) {
-      for (const { group, topic, partition, lag } of await source()) this.set({ group, topic, partition: String(partition) }, lag);
+    for (const lags of await readSources('consumer_lag', lagSources)) {
+      for (const { group, topic, partition, lag } of lags) this.set({ group, topic, partition: String(partition) }, lag);
     }
   },
 });
@@ -94,8 +126,8 @@ new Gauge({
   registers: [registry],
   async collect() {
     this.reset();
-    for (const source of jobSources) {
-      for (const [state, count] of Object.entries(await source())) this.set({ state }, count);
+    for (const counts of await readSources('jobs', jobSources)) {
+      for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
     }
   },
 });
