@@ -45,7 +45,7 @@ export async function startDistributedService(print: Print): Promise<Target> {
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 240_000,
-    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0' },
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_STAGE_PORT_BASE: '0' },
   });
   const elasticsearch = engines.elasticsearch.endpoint;
   const dropNamespace = async () => {

@@ -20,12 +20,15 @@ export class DistributedProcesses {
   search!: ServiceProcess;
   edge!: ServiceProcess;
 
+  /** `env` goes to every process, e.g. MEMORY_LOG_LEVEL. */
+  constructor(private readonly env: Record<string, string> = {}) {}
+
   get url(): string {
     return this.edge.url;
   }
 
   private process(entry: string, args: string[] = [], env: Record<string, string> = {}): ServiceProcess {
-    return new ServiceProcess({ entry: app(entry), args, dataDir: this.dataDir, env: { MEMORY_NAMESPACE: this.namespace, ...env } });
+    return new ServiceProcess({ entry: app(entry), args, dataDir: this.dataDir, env: { MEMORY_NAMESPACE: this.namespace, ...this.env, ...env } });
   }
 
   async start(): Promise<void> {
@@ -35,6 +38,11 @@ export class DistributedProcesses {
     await Promise.all([...this.workers.values()].map((worker) => worker.start()));
     this.edge = this.process('edge', [], { MEMORY_SEARCH_URL: this.search.url });
     await this.edge.start();
+  }
+
+  /** Every process, for what each serves (GET /metrics) and writes (logs). */
+  get processes(): ServiceProcess[] {
+    return [this.edge, this.search, ...this.workers.values()];
   }
 
   worker(stage: StageName): ServiceProcess {

@@ -24,7 +24,8 @@ function launcher(env: Record<string, string> = {}) {
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 180_000,
-    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES), ...env },
+    // Free ports for every process: launchers of several suites (and other runs on the machine) overlap.
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_STAGE_PORT_BASE: '0', MEMORY_MAX_DOCUMENT_BYTES: String(TEST_DOCUMENT_MAX_BYTES), ...env },
   });
   return {
     get url() {

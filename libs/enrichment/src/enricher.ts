@@ -21,6 +21,8 @@ const TRAVEL_VERBS: ReadonlySet<string> = new Set(['go', 'travel', 'fly', 'visit
 /** Loads WordNet (the only slow, stateful step), then enriches synchronously. */
 export async function createEnricher(options: EnricherOptions = {}): Promise<Enricher> {
   const wordnet = await WordNet.load(options.wordnetDir);
+  // compromise loads here, at start with WordNet, rather than in the first record's enrichment (see tokenize).
+  tokenize('');
   return { enrich: (input) => enrich(wordnet, input) };
 }
 

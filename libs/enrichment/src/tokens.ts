@@ -1,4 +1,12 @@
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type Compromise from 'compromise';
+
+/**
+ * compromise and its lexicon are loaded on the first tokenize, not on import: every process imports this library
+ * (the search library does, for entityKey), and only the enricher tokenizes.
+ */
+let nlp: typeof Compromise | undefined;
+const compromise = () => (nlp ??= createRequire(import.meta.url)('compromise') as typeof Compromise);
 
 /** One word of the text as compromise tagged it, flattened so the other modules never touch compromise's internals. */
 export interface Token {
@@ -48,7 +56,7 @@ const STEPS = ['lexicon', 'preTagger', 'contractionTwo', 'root'];
 const VERB_TAGS = ['Verb', 'PresentTense', 'PastTense', 'Infinitive', 'Participle', 'Imperative'];
 
 export function tokenize(text: string): Token[] {
-  const doc = nlp.tokenize(text);
+  const doc = compromise().tokenize(text);
   doc.compute(STEPS);
   const tokens: Token[] = [];
   const sentences = doc.docs as unknown as RawTerm[][];

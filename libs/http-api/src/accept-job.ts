@@ -1,6 +1,6 @@
 import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
 import type { EventLog, JobStore } from '@memory/ports';
-import { errorCode, RequestError, type Logger } from '@memory/platform';
+import { currentRequestId, errorCode, RequestError, type Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 
 export interface AcceptJobDeps {
@@ -16,7 +16,8 @@ type JobEvent = 'ingestRequested' | 'forgetRequested';
 
 /**
  * How every job is accepted: its event appended durably, and only then acknowledged. The job record is written
- * Accepted at once so GET /v1/jobs finds it; the job tracker would create it from the log anyway.
+ * Accepted at once so GET /v1/jobs finds it; the job tracker would create it from the log anyway. The request's id
+ * goes into the record's headers, which every stage copies onward, and onto the job record.
  */
 export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N, event: EventPayloads[N] & { acceptedAt: number }) {
   const value = await deps.codec.encode(name, event).catch((error: unknown) => {
@@ -25,10 +26,11 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
     if (errorCode(error) === 'KEY.FORGOTTEN') throw endUserErased(event.jobId);
     throw error;
   });
-  await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event) }]);
+  const requestId = currentRequestId();
+  await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event, requestId) }]);
   deps.inFlight?.accepted(event.tenantId, event.jobId);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
-  await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt)).catch((error: unknown) => {
+  await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId)).catch((error: unknown) => {
     // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
     deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
   });

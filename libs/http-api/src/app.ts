@@ -25,6 +25,7 @@ import { handleTextIngestFast } from './text-ingest-fast-path.js';
 import { referenceRoutes } from './routes/reference.js';
 import { webhookRoutes, type WebhookRouteDeps } from './routes/webhooks.js';
 import { admitWrites, type Admission } from './admission.js';
+import { metricsRoutes, requestEnvelope } from './request-envelope.js';
 
 /**
  * What one process serves. The embedded service serves everything; in the distributed mode the edge serves
@@ -54,18 +55,23 @@ export interface HttpApiDeps {
   admission?: Admission;
   logger: Logger;
   readiness: () => Promise<Readiness>;
+  /** Serve GET /metrics (Prometheus text, unauthenticated); MEMORY_METRICS=off turns it off. */
+  metrics?: boolean;
 }
 
-/** The service's HTTP API as a node:http listener: text ingestion's fast path first, Express for everything else. */
+/**
+ * The service's HTTP API as a node:http listener: every request gets its request id and is measured
+ * (requestEnvelope), then text ingestion's fast path, then Express for everything else.
+ */
 export function createHttpApi(deps: HttpApiDeps): RequestListener {
   const { ingestion, idempotency } = deps;
   if (ingestion && !idempotency) throw new ConfigError('the HTTP API needs an idempotency store to serve ingestion');
   const app = expressApp(deps);
-  if (!ingestion || !idempotency) return app;
+  if (!ingestion || !idempotency) return requestEnvelope(app);
   const fastPath = { apiKeys: deps.apiKeys, ingestion, idempotency, logger: deps.logger, ...(deps.admission ? { admission: deps.admission } : {}) };
-  return (req: IncomingMessage, res: ServerResponse) => {
+  return requestEnvelope((req: IncomingMessage, res: ServerResponse) => {
     if (!handleTextIngestFast(req, res, fastPath)) app(req, res);
-  };
+  });
 }
 
 /** The Express part of the API (everything but the text fast path); exported for the test that compares its routes with the document. */
@@ -74,6 +80,7 @@ export function expressApp(deps: HttpApiDeps) {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(healthRoutes(deps.readiness), referenceRoutes());
+  if (deps.metrics) app.use(metricsRoutes());
   if (deps.mcp && deps.ingestion && deps.jobs) app.use(mcpRoutes(deps.apiKeys, deps.mcp));
   app.use('/v1', requireApiKey(deps.apiKeys));
   if (deps.admission) app.use(admitWrites(deps.admission));

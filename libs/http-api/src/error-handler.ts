@@ -1,21 +1,32 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { errorMessage, MemoryServiceError, RequestError, type Logger } from '@memory/platform';
 import { REQUEST_LIMITS } from './limits.js';
 
-/** Every 4xx and 5xx has one body shape: { error: { code, message, details? } }. */
-export function errorBody(code: string, message: string, details?: Record<string, unknown>) {
+/** Every 4xx and 5xx has one body shape: { error: { code, message, details?, requestId } }. */
+export function errorBody(code: string, message: string, details?: Record<string, unknown>): { error: { code: string; message: string; details?: Record<string, unknown>; requestId?: string } } {
   return { error: { code, message, ...(details ? { details } : {}) } };
 }
 
+/**
+ * The body with the request's id, read from the X-Request-Id the answer carries (requestEnvelope sets it first),
+ * so a client reporting an error hands over what finds its log lines. Read from the answer rather than the async
+ * context, which a stream's callbacks (a multipart upload's) do not carry.
+ */
+export function identified(res: ServerResponse, body: ReturnType<typeof errorBody>): ReturnType<typeof errorBody> {
+  const requestId = res.getHeader('x-request-id');
+  return typeof requestId === 'string' ? { error: { ...body.error, requestId } } : body;
+}
+
 export const notFound: RequestHandler = (req, res) => {
-  res.status(404).json(errorBody('ROUTE.NOT_FOUND', `no route ${req.method} ${req.path}: see the README for the endpoints`));
+  res.status(404).json(identified(res, errorBody('ROUTE.NOT_FOUND', `no route ${req.method} ${req.path}: see the README for the endpoints`)));
 };
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const { status, body, headers } = errorResponse(error, logger);
     if (headers) res.set(headers);
-    res.status(status).json(body);
+    res.status(status).json(identified(res, body));
   };
 }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@memory/platform';
 import { authenticate, type ApiKeyRegistry } from './auth.js';
 import { AdmissionRefused, type Admission } from './admission.js';
-import { errorResponse } from './error-handler.js';
+import { errorResponse, identified } from './error-handler.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
 import { REQUEST_LIMITS } from './limits.js';
 import { ingestText, type TextIngestDeps } from './text-ingest.js';
@@ -59,7 +59,7 @@ async function respond(req: IncomingMessage, res: ServerResponse, deps: TextInge
     send(res, outcome.status, outcome.body, { ...admitted?.headers, ...(outcome.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {}) });
   } catch (error) {
     const { status, body, headers } = errorResponse(error, deps.logger);
-    send(res, status, body, { ...(error instanceof AdmissionRefused ? error.headers : admitted?.headers), ...headers });
+    send(res, status, identified(res, body), { ...(error instanceof AdmissionRefused ? error.headers : admitted?.headers), ...headers });
     // What is left of a refused body is read and dropped, so the connection stays usable for the next request.
     if (!req.complete) req.resume();
   } finally {

@@ -8,3 +8,4 @@ export * from './concurrency.js';
 export * from './token-bucket.js';
 export { seededRandom } from './seeded-random.js';
 export * from './resident-memory.js';
+export * from './request-context.js';

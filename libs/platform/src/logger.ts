@@ -1,4 +1,9 @@
-/** Structured JSON lines on stderr; the level comes from MEMORY_LOG_LEVEL (debug, info, warn, error, silent). */
+import { currentRequestId } from './request-context.js';
+
+/**
+ * Structured JSON lines on stderr; the level comes from MEMORY_LOG_LEVEL (debug, info, warn, error, silent). A line
+ * written while a request is served carries its requestId; a stage passes the id of the record it is about.
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<LogLevel | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -14,7 +19,8 @@ export function createLogger(base: Record<string, unknown> = {}, level = (proces
   const threshold = order[level] ?? order.info;
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < threshold) return;
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg, ...base, ...fields }) + '\n');
+    const requestId = currentRequestId();
+    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg, ...(requestId ? { requestId } : {}), ...base, ...fields }) + '\n');
   };
   return {
     debug: (m, f) => emit('debug', m, f),

@@ -16,6 +16,8 @@ export interface JobRecord {
   /** Log time of the first and the latest status, ms epoch. */
   acceptedAt: number;
   updatedAt: number;
+  /** The X-Request-Id of the request that accepted the job (absent on jobs recorded before request ids existed). */
+  requestId?: string | null;
   /** A forgetting job's receipt, once Completed. */
   receipt?: ForgetReceipt | null;
   /** What a forgetting job forgets; kept by the webhook dispatcher's projection, which says memory.deleted or user.erased. */
@@ -33,5 +35,7 @@ export interface JobStore {
    * ms epoch; returns how many existed.
    */
   erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number>;
+  /** How many jobs are in each state, over every tenant: the memory_jobs metric (a state with none may be absent). */
+  countByState(): Promise<Partial<Record<JobState, number>>>;
   close(): Promise<void>;
 }

@@ -79,4 +79,5 @@ export function expectError(res: { status: number; body: any }, status: number, 
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
   expect(res.body?.error?.code, JSON.stringify(res.body)).to.equal(code);
   expect(res.body.error.message).to.be.a('string').and.not.empty;
+  expect(res.body.error.requestId, 'the error body names its request id').to.be.a('string').and.not.empty;
 }

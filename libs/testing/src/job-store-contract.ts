@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { JobRecord, JobStore } from '@memory/ports';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
-import { uniqueName } from './wait-for.js';
+import { uniqueName, waitFor } from './wait-for.js';
 
 function newJob(tenantId: string, jobId: string): JobRecord {
   return {
@@ -52,6 +52,19 @@ export function describeJobStoreContract(adapterName: string, factory: StoreFact
       expect(await store.get(tenant, 'job_1700000000001_user-2')).to.not.equal(null);
       expect(await store.erase({ tenantId: tenant, endUserId: null }, 1_700_000_000_010)).to.equal(2);
       expect(await store.get(tenant, 'job_1700000000001_user-2')).to.equal(null);
+    });
+
+    it('counts jobs by state over every tenant, and keeps a record\'s request id', async () => {
+      const before = await store.countByState();
+      const put = (jobId: string, state: JobRecord['state']) => store.update(tenant, jobId, () => ({ ...newJob(tenant, jobId), state, requestId: `req-${jobId}` }));
+      await Promise.all([put('job-c1', 'Failed'), put('job-c2', 'Failed'), put('job-c3', 'Completed')]);
+      const grew = (after: Partial<Record<string, number>>, state: string) => (after[state] ?? 0) - (before[state as JobRecord['state']] ?? 0);
+      // A search-based count (Elasticsearch) sees a write after its refresh, within a second.
+      await waitFor(async () => {
+        const after = await store.countByState();
+        return grew(after, 'Failed') >= 2 && grew(after, 'Completed') >= 1;
+      }, 'the counts to include the new jobs');
+      expect((await store.get(tenant, 'job-c3'))?.requestId).to.equal('req-job-c3');
     });
 
     it('has no record for an unknown job', async () => {

@@ -110,17 +110,19 @@ export function describeUpdateScenarios(title: string, service: ServiceUnderTest
     it('answers 404 like GET for a memory that is not this end user\'s, in PATCH and history alike', async () => {
       const memoryId = await ingest(as('cleo'), { content: 'Cleo keeps her passport in the desk drawer' });
       const strangers = [as('dan'), as('cleo', KEYS.globex)];
+      // One request id for the compared requests: their answers must not differ by a single byte.
+      const probe = { 'x-request-id': 'probe-not-found' };
       for (const stranger of strangers) {
-        const got = await stranger.get(`/v1/memories/${memoryId}`);
-        const patched = await stranger.patch(`/v1/memories/${memoryId}`, { content: 'taken over' });
-        const history = await stranger.get(`/v1/memories/${memoryId}/history`);
+        const got = await stranger.get(`/v1/memories/${memoryId}`, probe);
+        const patched = await stranger.patch(`/v1/memories/${memoryId}`, { content: 'taken over' }, probe);
+        const history = await stranger.get(`/v1/memories/${memoryId}/history`, probe);
         expect([got.status, patched.status, history.status]).to.deep.equal([404, 404, 404]);
         expect(patched.body).to.deep.equal(got.body);
         expect(history.body).to.deep.equal(got.body);
       }
-      const never = await as('cleo').patch('/v1/memories/mem_job_1700000000000_cleo_0', { content: 'x' });
+      const never = await as('cleo').patch('/v1/memories/mem_job_1700000000000_cleo_0', { content: 'x' }, probe);
       expect(never.status).to.equal(404);
-      expect(never.body).to.deep.equal((await as('cleo').get('/v1/memories/mem_job_1700000000000_cleo_0')).body);
+      expect(never.body).to.deep.equal((await as('cleo').get('/v1/memories/mem_job_1700000000000_cleo_0', probe)).body);
       expect((await as('cleo').patch('/v1/memories/not-a-memory-id', { content: 'x' })).body.error.code).to.equal('MEMORY.NOT_FOUND');
       expect((await as('cleo').get(`/v1/memories/${memoryId}`)).body.payload.original_content).to.equal('Cleo keeps her passport in the desk drawer');
     });

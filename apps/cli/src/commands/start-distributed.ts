@@ -35,8 +35,13 @@ export async function startDistributed(env: Record<string, string | undefined>, 
   print(`Starting the search app, ${STAGE_NAMES.length} stage workers and the edge against Kafka ${config.kafka.brokers.join(',')} and Elasticsearch ${config.elasticsearch.url}...`);
   try {
     const searchUrl = await supervisor.start(app('search', 'search', { PORT: env['MEMORY_SEARCH_PORT'] ?? '8090' }));
-    await Promise.all(STAGE_NAMES.map((stage) => supervisor.start(app(stage, 'stage-worker', { MEMORY_STAGES: stage, PORT: '0' }))));
+    const stagePort = (index: number) => String(config.stagePortBase === 0 ? 0 : config.stagePortBase + index);
+    const workerUrls = await Promise.all(STAGE_NAMES.map((stage, index) => supervisor.start(app(stage, 'stage-worker', { MEMORY_STAGES: stage, PORT: stagePort(index) }))));
     const edgeUrl = await supervisor.start(app('edge', 'edge', { MEMORY_SEARCH_URL: searchUrl }));
+    if (config.metrics) {
+      const scraped = [['edge', edgeUrl], ['search', searchUrl], ...STAGE_NAMES.map((stage, index) => [stage, workerUrls[index]!])];
+      print(`Metrics (Prometheus, GET /metrics): ${scraped.map(([name, url]) => `${name} ${url}/metrics`).join(', ')}`);
+    }
     print(`Memory service (distributed) ready on ${edgeUrl}`);
   } catch (error) {
     await supervisor.stop();

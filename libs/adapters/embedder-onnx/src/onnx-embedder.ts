@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { MemoryServiceError } from '@memory/platform';
 import type { Embedder, EmbeddingModel } from '@memory/ports';
 import { planBatches } from './batch-plan.js';
@@ -9,6 +9,12 @@ import { resolveOnnxEmbedderOptions, type OnnxEmbedderOptions, type OnnxEmbedder
 import { clsVector, meanOfTokens } from './pooling.js';
 import { l2NormalizeInPlace } from './vector.js';
 import { parseTokenizerJson, type WordPieceTokenizer } from './wordpiece-tokenizer.js';
+
+/**
+ * ONNX Runtime's native binding, loaded when a model is, not when this library is imported: the composition
+ * imports it for the model catalogue in every process, and only the processes that embed run the model.
+ */
+type Runtime = typeof import('onnxruntime-node');
 
 const REQUIRED_INPUTS = ['input_ids', 'attention_mask'] as const;
 const OUTPUT = 'last_hidden_state';
@@ -29,6 +35,7 @@ export class OnnxEmbedder implements Embedder {
 
   /** Use createOnnxEmbedder, which checks the files and the model's signature first. */
   constructor(
+    private readonly runtime: Runtime,
     private readonly session: InferenceSession,
     private readonly tokenizer: WordPieceTokenizer,
     private readonly settings: OnnxEmbedderSettings,
@@ -89,11 +96,11 @@ export class OnnxEmbedder implements Embedder {
       });
     });
     const feeds: Record<string, Tensor> = {
-      input_ids: new Tensor('int64', ids, shape),
-      attention_mask: new Tensor('int64', mask, shape),
+      input_ids: new this.runtime.Tensor('int64', ids, shape),
+      attention_mask: new this.runtime.Tensor('int64', mask, shape),
     };
     // Single-segment input: every token type is 0.
-    if (this.feedsTokenTypes) feeds['token_type_ids'] = new Tensor('int64', new BigInt64Array(rows.length * width), shape);
+    if (this.feedsTokenTypes) feeds['token_type_ids'] = new this.runtime.Tensor('int64', new BigInt64Array(rows.length * width), shape);
 
     let output: Tensor | undefined;
     try {
@@ -120,9 +127,10 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions = {}): Pro
   const settings = resolveOnnxEmbedderOptions(options);
   const files = requireModelFiles(settings.modelDir ?? resolveModelDir(settings.model), settings.model);
   const tokenizer = parseTokenizerJson(await readFile(files.tokenizer, 'utf8'));
+  const runtime: Runtime = await import('onnxruntime-node');
   let session: InferenceSession;
   try {
-    session = await InferenceSession.create(files.onnx, {
+    session = await runtime.InferenceSession.create(files.onnx, {
       intraOpNumThreads: settings.threads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
@@ -140,5 +148,5 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions = {}): Pro
         `expected ${REQUIRED_INPUTS.join(', ')} in and ${OUTPUT} out`,
     );
   }
-  return new OnnxEmbedder(session, tokenizer, settings);
+  return new OnnxEmbedder(runtime, session, tokenizer, settings);
 }

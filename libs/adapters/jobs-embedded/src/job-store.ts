@@ -113,6 +113,17 @@ export class EmbeddedJobStore implements JobStore {
     });
   }
 
+  async countByState(): Promise<Partial<Record<JobRecord['state'], number>>> {
+    this.checkOpen();
+    const counts: Partial<Record<JobRecord['state'], number>> = {};
+    try {
+      for (const job of this.jobs.getRange().map(({ value }) => value)) counts[job.state] = (counts[job.state] ?? 0) + 1;
+    } catch (error) {
+      throw lmdbError('JOBS', 'job store', 'read', error);
+    }
+    return counts;
+  }
+
   private async write(body: () => number): Promise<number> {
     try {
       const result = await this.env.transaction(body);

@@ -100,6 +100,17 @@ export class ElasticsearchJobStore implements JobStore {
     return removed;
   }
 
+  async countByState(): Promise<Partial<Record<JobRecord['state'], number>>> {
+    this.checkOpen();
+    const response = await call('JOBS', 'count jobs by state', () =>
+      this.client.search({ index: this.index, size: 0, aggs: { states: { terms: { field: 'state', size: 10 } } } }),
+    );
+    const buckets = (response.aggregations?.['states'] as estypes.AggregationsStringTermsAggregate | undefined)?.buckets;
+    const counts: Partial<Record<JobRecord['state'], number>> = {};
+    for (const bucket of Array.isArray(buckets) ? buckets : []) counts[String(bucket.key) as JobRecord['state']] = bucket.doc_count;
+    return counts;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

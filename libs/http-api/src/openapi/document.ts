@@ -30,6 +30,11 @@ export const HEADER_PARAMETERS = {
     description: 'IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE).',
     schema: { type: 'string', examples: ['Europe/Berlin'] },
   },
+  RequestId: {
+    name: 'X-Request-Id', in: 'header', required: false,
+    description: 'An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9._:+/=-]{1,128}$' },
+  },
   IdempotencyKey: {
     name: 'Idempotency-Key', in: 'header', required: false,
     description: 'Makes a retry answer with the first job instead of accepting a second: 1-255 printable ASCII characters, kept 24 hours (IDEMPOTENCY.INVALID_KEY).',
@@ -38,6 +43,7 @@ export const HEADER_PARAMETERS = {
 };
 
 const RESPONSE_HEADERS: Record<string, Json> = {
+  'X-Request-Id': { description: 'The id of this request: the one sent in X-Request-Id, or a generated one.', schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Limit': { description: "The API key's burst: requests that may be sent at once (MEMORY_TENANT_BURST).", schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Remaining': { description: 'Requests that may still be sent now.', schema: { type: 'integer', minimum: 0 } },
@@ -48,11 +54,12 @@ const RESPONSE_HEADERS: Record<string, Json> = {
 function response(spec: ResponseSpec): Json {
   const description = spec.codes ? `${spec.description} Codes: ${spec.codes.join(', ')}.` : spec.description;
   const content = spec.schema ? { 'application/json': { schema: SCHEMA_REF(spec.schema) } } : spec.mediaType ? { [spec.mediaType]: { schema: { type: 'string', format: 'binary' } } } : undefined;
-  const headers = spec.headers?.length ? Object.fromEntries(spec.headers.map((name) => [name, RESPONSE_HEADERS[name]])) : undefined;
+  // Every answer carries X-Request-Id (requestEnvelope).
+  const headers = Object.fromEntries(['X-Request-Id', ...(spec.headers ?? [])].map((name) => [name, RESPONSE_HEADERS[name]]));
   return {
     description,
     ...(content ? { content } : {}),
-    ...(headers ? { headers } : {}),
+    headers,
     ...(spec.links ? { links: spec.links } : {}),
     ...(spec.codes ? { 'x-error-codes': spec.codes } : {}),
   };
@@ -81,6 +88,7 @@ function operation(spec: OperationSpec): Json {
   if (spec.headers?.endUser) parameters.push({ ...HEADER_PARAMETERS.EndUserId, required: spec.headers.endUser === 'required' });
   if (spec.headers?.timeZone) parameters.push(HEADER_PARAMETERS.EndUserTimeZone);
   if (spec.headers?.idempotencyKey) parameters.push(HEADER_PARAMETERS.IdempotencyKey);
+  parameters.push(HEADER_PARAMETERS.RequestId);
   // An operation's own answer for a status wins: the write routes say more about their 503 (SERVICE.OVERLOADED).
   const responses = { ...(spec.auth ? AUTH_RESPONSES : {}), ...spec.responses };
   if (Object.keys(spec.pathParams ?? {}).some((name) => name !== 'endUserId')) responses[400] = withCode(responses[400], 'REQUEST.INVALID_ID', 'A path id is malformed.');
@@ -89,7 +97,7 @@ function operation(spec: OperationSpec): Json {
     summary: spec.summary,
     tags: [spec.tag],
     security: spec.auth ? [{ bearerAuth: [] }] : [],
-    ...(parameters.length ? { parameters } : {}),
+    parameters,
     ...(spec.body ? { requestBody: { required: true, content: { [spec.body.mediaType ?? 'application/json']: { schema: SCHEMA_REF(spec.body.schema) } } } } : {}),
     responses: Object.fromEntries(Object.entries(responses).map(([status, answer]) => [status, response(answer)])),
   };
@@ -105,7 +113,7 @@ export function openApiDocument(): Json {
     info: {
       title: 'Memory service',
       version: '0.1.0',
-      description: 'Text, images and PDFs in, memories out, found again by search. Every 4xx and 5xx has the body {"error":{"code","message","details"}}; branch on the stable code.',
+      description: 'Text, images and PDFs in, memories out, found again by search. Every 4xx and 5xx has the body {"error":{"code","message","details","requestId"}}; branch on the stable code.',
     },
     security: [{ bearerAuth: [] }],
     tags: ['health', 'ingestion', 'search', 'memories', 'forgetting', 'jobs', 'reference'].map((name) => ({ name })),

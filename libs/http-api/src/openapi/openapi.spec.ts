@@ -263,6 +263,7 @@ describe('the OpenAPI document names every route the service answers, and only t
     webhooks: unused,
     logger,
     readiness: async () => ({ ready: true, checks: {}, lag: {} }),
+    metrics: true,
   };
   const documentedRoutes = Object.entries(document.paths)
     .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))

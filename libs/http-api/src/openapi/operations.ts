@@ -87,6 +87,10 @@ export const OPERATIONS: OperationSpec[] = [
     responses: { 200: { description: 'Ready.', schema: 'Readiness' }, 503: { description: 'Still starting, or an engine is down.', schema: 'Readiness', headers: ['Retry-After'] } },
   },
   {
+    method: 'get', path: '/metrics', operationId: 'getMetrics', summary: 'Prometheus metrics of this process (unauthenticated; MEMORY_METRICS=off removes the route).', tag: 'health', auth: false,
+    responses: { 200: { description: 'The Prometheus text exposition format.', mediaType: 'text/plain' } },
+  },
+  {
     method: 'post', path: '/v1/memory', operationId: 'addMemory', summary: 'Ingest a text memory.', tag: 'ingestion', auth: true,
     headers: { endUser: 'required', timeZone: true, idempotencyKey: true },
     body: { schema: 'TextIngestRequest' },

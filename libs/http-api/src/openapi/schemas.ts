@@ -16,6 +16,7 @@ export const ErrorBody = Type.Object(
       code: Type.String({ description: 'Stable code, e.g. AUTH.MISSING_KEY: branch on this, never on the message.' }),
       message: Type.String({ description: 'What went wrong and what to send instead.' }),
       details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      requestId: Type.String({ description: 'The X-Request-Id of this answer: quote it when reporting the error, it finds the log lines.' }),
     }),
   },
   { $id: 'Error' },
@@ -206,6 +207,7 @@ export const Job = Type.Object(
     receipt: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'A forgetting job: what was removed where.' })),
     acceptedAt: Type.Number(),
     updatedAt: Type.Number(),
+    requestId: Type.Union([Type.String(), Type.Null()], { description: 'The X-Request-Id of the request that accepted the job; its log lines in every stage carry it.' }),
   },
   { $id: 'Job' },
 );

@@ -36,6 +36,7 @@ export function jobRoutes(jobs: JobStore): Router {
       ...(job.receipt ? { receipt: job.receipt } : {}),
       acceptedAt: job.acceptedAt,
       updatedAt: job.updatedAt,
+      requestId: job.requestId ?? null,
     });
   });
   return router;

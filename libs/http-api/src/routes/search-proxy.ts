@@ -3,7 +3,7 @@ import { RequestError } from '@memory/platform';
 import { REQUEST_LIMITS } from '../limits.js';
 import { MEMORY_READ_PATHS } from './memories.js';
 
-const FORWARDED_HEADERS = ['authorization', 'content-type', 'x-end-user-id', 'x-end-user-timezone', 'x-request-id'];
+const FORWARDED_HEADERS = ['authorization', 'content-type', 'x-end-user-id', 'x-end-user-timezone'];
 const SEARCH_PATHS = ['/v1/search', '/v1/memories/search'];
 
 /**
@@ -27,6 +27,9 @@ function relay(base: string) {
       const value = req.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
+    // The id this request answers with (the client's, or the one generated here), so both processes log the same.
+    const requestId = res.getHeader('x-request-id');
+    if (typeof requestId === 'string') headers['x-request-id'] = requestId;
     let upstream: globalThis.Response;
     try {
       upstream = await fetch(`${base}${req.originalUrl}`, {

@@ -24,11 +24,11 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
   async process(batch, { jobs, keys }) {
     // One read-modify-write per job, its reports merged in log order, and the jobs of a batch written concurrently:
     // in the distributed mode each write is a round trip, and a tracker writing one report at a time fell behind.
-    const reportsByJob = new Map<string, Array<{ status: JobStatus; at: number }>>();
+    const reportsByJob = new Map<string, Array<{ status: JobStatus; at: number; requestId: string | undefined }>>();
     for (const item of batch) {
       const status: JobStatus = item.event === 'jobStatus' ? (item.value as JobStatus) : jobStatusOf(item.value, 'Accepted', { stage: 'edge' });
       const id = `${status.tenantId}\u0000${status.jobId}`;
-      reportsByJob.set(id, [...(reportsByJob.get(id) ?? []), { status, at: item.timestamp }]);
+      reportsByJob.set(id, [...(reportsByJob.get(id) ?? []), { status, at: item.timestamp, requestId: item.requestId }]);
     }
     const reports = [...reportsByJob.values()];
     await mapWithConcurrency(reports, WRITES_IN_FLIGHT, (ofJob) => {

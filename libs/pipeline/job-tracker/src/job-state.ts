@@ -9,10 +9,12 @@ const rank = (stage: string | null) => (stage === null ? -1 : STAGE_ORDER.indexO
  * Completed are final, the stage only advances), so reports may arrive in any order across topics and be
  * delivered twice without changing the outcome. A job is Completed when every part has completed.
  */
-export function applyJobStatus(current: JobRecord | null, status: JobStatus, at: number): JobRecord {
+export function applyJobStatus(current: JobRecord | null, status: JobStatus, at: number, requestId?: string): JobRecord {
   const job: JobRecord = current
     ? { ...current, memoryIds: [...current.memoryIds] }
     : { jobId: status.jobId, tenantId: status.tenantId, endUserId: status.endUserId, state: 'Accepted', stage: null, partCount: null, memoryIds: [], errorCode: null, reason: null, acceptedAt: at, updatedAt: at };
+  // Every record of a job carries the id of the one request that accepted it; the first one seen is kept.
+  if (requestId !== undefined && !job.requestId) job.requestId = requestId;
   job.acceptedAt = Math.min(job.acceptedAt, at);
   job.updatedAt = Math.max(job.updatedAt, at);
   if (job.state === 'Failed') return job;
@@ -48,9 +50,9 @@ export function applyJobStatus(current: JobRecord | null, status: JobStatus, at:
 }
 
 /** Several reports of one job merged in order into its record (at least one report). */
-export function applyJobStatuses(current: JobRecord | null, reports: ReadonlyArray<{ status: JobStatus; at: number }>): JobRecord {
+export function applyJobStatuses(current: JobRecord | null, reports: ReadonlyArray<{ status: JobStatus; at: number; requestId?: string | undefined }>): JobRecord {
   let job = current;
-  for (const { status, at } of reports) job = applyJobStatus(job, status, at);
+  for (const { status, at, requestId } of reports) job = applyJobStatus(job, status, at, requestId);
   if (!job) throw new Error('applyJobStatuses needs at least one report');
   return job;
 }

@@ -1,6 +1,7 @@
-import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
-import { errorCode, errorMessage, isRetriable, retry, RetriesExhaustedError, type Logger, type RetryOptions } from '@memory/platform';
+import { errorCode, errorMessage, isRequestId, isRetriable, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
+import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
@@ -22,21 +23,34 @@ export interface RunnerDeps {
  */
 export const SLICES_IN_FLIGHT = 8;
 
+/** An output to append, with the request id of the input it came from (copied into its record's headers). */
+interface Outgoing {
+  emit: Emit;
+  requestId: string | undefined;
+}
+
 /**
  * Runs one stage as a consumer group: decode the batch, process it, append every output durably, and only then
  * let the log commit the offsets. A batch that keeps failing is split: records are retried one by one, and one
  * that still fails is dead-lettered with its error and its job is marked Failed, so one poison event never stalls
  * a user's partition and every accepted job ends Completed or Failed.
+ *
+ * Every stage is measured here, not in its own code: records processed and failed, the time per batch, the dead
+ * letters; and each output carries the request id of its input, so a job's log lines share one id in every stage.
  */
 export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, Deps>, stageDeps: Deps, deps: RunnerDeps): Promise<Consumer> {
   const logger = deps.logger.child({ stage: stage.name });
+  // Every series of a running stage exists from its start, at 0, so a rate() over it is defined before a failure.
+  for (const outcome of ['processed', 'failed']) stageRecords.inc({ stage: stage.name, outcome }, 0);
+  deadLetters.inc({ stage: stage.name }, 0);
   const topics = stage.inputs.map((name) => EVENTS[name].topic);
 
-  const publish = async (emits: Emit[]) => {
+  const publish = async (outgoing: Outgoing[]) => {
     const byTopic = new Map<string, OutgoingRecord[]>();
-    const queue = [...emits];
+    const queue = [...outgoing];
     const endedUpdates = new Set<string>();
-    for (let emit = queue.shift(); emit !== undefined; emit = queue.shift()) {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const { emit, requestId } = next;
       const topic = EVENTS[emit.event].topic;
       let value: Buffer;
       try {
@@ -48,13 +62,13 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
         const job = jobOf(emit.value);
         if (job && isUpdateJob(job.jobId) && !endedUpdates.has(job.jobId)) {
           endedUpdates.add(job.jobId);
-          queue.push(updateOfForgottenMemory(job, stage.name));
+          queue.push({ emit: updateOfForgottenMemory(job, stage.name), requestId });
         }
         continue;
       }
       const key = 'tenantId' in emit.value && 'endUserId' in emit.value ? userKey(emit.value.tenantId, emit.value.endUserId) : (emit.value as { key: string }).key;
       const list = byTopic.get(topic) ?? [];
-      list.push({ key, value, headers: jobHeaders(emit.value) });
+      list.push({ key, value, headers: jobHeaders(emit.value, requestId) });
       byTopic.set(topic, list);
     }
     await Promise.all([...byTopic].map(([topic, records]) => deps.log.append(topic, records)));
@@ -63,7 +77,10 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   const deadLetter = async (record: LogRecord, error: unknown, attempts: number, decoded?: Incoming<In>) => {
     const cause = error instanceof RetriesExhaustedError ? error.cause : error;
     const job = decoded ? jobOf(decoded.value) : null;
-    logger.error('dead-lettering record', { topic: record.topic, partition: record.partition, offset: record.offset, code: errorCode(cause), error: errorMessage(cause) });
+    const requestId = requestIdOf(record);
+    logger.error('dead-lettering record', { topic: record.topic, partition: record.partition, offset: record.offset, jobId: job?.jobId ?? record.headers[JOB_ID_HEADER], requestId, code: errorCode(cause), error: errorMessage(cause) });
+    stageRecords.inc({ stage: stage.name, outcome: 'failed' });
+    deadLetters.inc({ stage: stage.name });
     const emits: Emit[] = [{
       event: 'deadLetter',
       value: { stage: stage.name, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key, value: record.value, jobId: job?.jobId ?? null, errorCode: errorCode(cause), errorMessage: errorMessage(cause), attempts },
@@ -71,13 +88,14 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     if (job) {
       emits.push({ event: 'jobStatus', value: jobStatusOf(job, 'Failed', { stage: stage.name, errorCode: errorCode(cause), reason: `${stage.name} failed: ${errorMessage(cause)}` }) });
     }
-    await publish(emits);
+    await publish(emits.map((emit) => ({ emit, requestId })));
   };
 
   const decode = async (record: LogRecord): Promise<Incoming<In>> => {
     const event = TOPIC_TO_EVENT.get(record.topic) as In;
     const value = await deps.codec.decode(event, record.value);
-    return { event, value, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key, timestamp: record.timestamp } as Incoming<In>;
+    const requestId = requestIdOf(record);
+    return { event, value, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key, timestamp: record.timestamp, ...(requestId ? { requestId } : {}) } as Incoming<In>;
   };
 
   const sliceSize = deps.maxBatchSize ?? Number.POSITIVE_INFINITY;
@@ -92,20 +110,29 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     // A failure is reported when its slice's turn comes; the slices after it are processed again on retry.
     for (const pending of outputs) pending.catch(() => undefined);
     for (let i = 0; i < slices.length; i++) {
-      await publish((await outputs[i]!).flat());
-      done.published += slices[i]!.length;
+      const slice = slices[i]!;
+      // process returns the outputs of each input at its index: each output takes its input's request id.
+      await publish((await outputs[i]!).flatMap((emits, j) => emits.map((emit) => ({ emit, requestId: slice[j]?.requestId }))));
+      done.published += slice.length;
+      stageRecords.inc({ stage: stage.name, outcome: 'processed' }, slice.length);
+      for (const item of slice) logger.debug('record processed', { topic: item.topic, partition: item.partition, offset: item.offset, jobId: jobOf(item.value)?.jobId, requestId: item.requestId });
     }
   };
 
-  const retryOptions = (attempts: { count: number }): Partial<RetryOptions> => ({
+  /** A retried batch's log line names its record when it is one (a record retried alone after its batch failed). */
+  const retryOptions = (attempts: { count: number }, batch: Array<Incoming<In>>): Partial<RetryOptions> => ({
     ...deps.retry,
     onRetry: (error, attempt, delayMs) => {
       attempts.count = attempt + 1;
-      logger.warn('stage batch failed, retrying', { attempt, delayMs, code: errorCode(error), error: errorMessage(error) });
+      const about = batch.length === 1 ? { jobId: jobOf(batch[0]!.value)?.jobId, requestId: batch[0]!.requestId } : { records: batch.length };
+      logger.warn('stage batch failed, retrying', { attempt, delayMs, ...about, code: errorCode(error), error: errorMessage(error) });
     },
   });
 
-  const handler = async (records: LogRecord[]) => {
+  // A batch runs outside any HTTP request's context, whichever call woke the consumer: its log lines name their own records' ids.
+  const handler = (records: LogRecord[]) => withRequestId(undefined, () => timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
+
+  const handleBatch = async (records: LogRecord[]) => {
     const decoded: Array<Incoming<In> | null> = [];
     for (const record of records) {
       try {
@@ -116,7 +143,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
           // forgotten memory ends Failed, which only the job id in clear can say (see jobHeaders).
           decoded.push(null);
           const update = forgottenUpdate(record, error);
-          if (update && stage.outputs.includes('jobStatus')) await publish([updateOfForgottenMemory(update, stage.name)]);
+          if (update && stage.outputs.includes('jobStatus')) await publish([{ emit: updateOfForgottenMemory(update, stage.name), requestId: requestIdOf(record) }]);
           continue;
         }
         if (isRetriable(error) && !(error as { code?: string }).code?.startsWith('CONTRACT.')) throw error; // registry unreachable: redeliver later
@@ -129,7 +156,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const attempts = { count: 1 };
     const done = { published: 0 };
     try {
-      await retry(() => processAndPublish(good, done), retryOptions(attempts));
+      await retry(() => processAndPublish(good, done), retryOptions(attempts, good));
     } catch (batchError) {
       const failing = good.slice(done.published);
       if (failing.length === 1) {
@@ -140,7 +167,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       for (const item of failing) {
         const one = { count: 1 };
         try {
-          await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one));
+          await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one, [item]));
         } catch (error) {
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
         }
@@ -155,6 +182,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
 }
 
 const isForgotten = (error: unknown) => errorCode(error) === 'KEY.FORGOTTEN';
+
+function requestIdOf(record: LogRecord): string | undefined {
+  const id = record.headers[REQUEST_ID_RECORD_HEADER];
+  return isRequestId(id) ? id : undefined;
+}
 
 /** The update job of a record sealed with a forgotten memory's key, or null for any other record. */
 function forgottenUpdate(record: LogRecord, error: unknown): { jobId: string; tenantId: string; endUserId: string } | null {

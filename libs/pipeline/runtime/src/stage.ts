@@ -13,6 +13,8 @@ export interface Incoming<N extends EventName = EventName> {
   key: string;
   /** Log append time, ms epoch: stable across replays, unlike the wall clock. */
   timestamp: number;
+  /** The X-Request-Id of the request whose job this record belongs to, from its headers (REQUEST_ID_RECORD_HEADER). */
+  requestId?: string;
 }
 
 /**

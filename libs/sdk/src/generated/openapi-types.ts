@@ -52,6 +52,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics of this process (unauthenticated; MEMORY_METRICS=off removes the route). */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -377,6 +394,8 @@ export interface components {
                 };
                 /** @description What went wrong and what to send instead. */
                 message: string;
+                /** @description The X-Request-Id of this answer: quote it when reporting the error, it finds the log lines. */
+                requestId: string;
             };
         };
         ImageIngestRequest: {
@@ -399,6 +418,8 @@ export interface components {
             receipt?: {
                 [key: string]: unknown;
             };
+            /** @description The X-Request-Id of the request that accepted the job; its log lines in every stage carry it. */
+            requestId: string | null;
             stage: string | null;
             status: "Accepted" | "Processing" | "Completed" | "Failed";
             updatedAt: number;
@@ -710,7 +731,10 @@ export interface operations {
     getReferencePage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -719,6 +743,8 @@ export interface operations {
             /** @description The reference page. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -730,7 +756,10 @@ export interface operations {
     getLiveness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -739,6 +768,8 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -750,7 +781,10 @@ export interface operations {
     getReadiness: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -759,6 +793,8 @@ export interface operations {
             /** @description Ready. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -770,6 +806,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -778,10 +816,38 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Prometheus text exposition format. */
+            200: {
+                headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -790,6 +856,8 @@ export interface operations {
             /** @description The OpenAPI 3.1 document. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -808,6 +876,8 @@ export interface operations {
                 "x-end-user-id": string;
                 /** @description IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE). */
                 "x-end-user-timezone"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -829,6 +899,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -838,6 +910,8 @@ export interface operations {
             /** @description The request cannot be read. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, DOCUMENT.MISSING_FILE, DOCUMENT.INVALID_MULTIPART, METADATA.INVALID, METADATA.TOO_LARGE, IDEMPOTENCY.INVALID_KEY. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -847,6 +921,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -858,6 +934,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -867,6 +945,8 @@ export interface operations {
             /** @description The PDF is over MEMORY_MAX_DOCUMENT_BYTES (default 52428800). Codes: DOCUMENT.TOO_LARGE. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -876,6 +956,8 @@ export interface operations {
             /** @description Not multipart/form-data, or the file is not a PDF. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, DOCUMENT.UNSUPPORTED_TYPE, DOCUMENT.NOT_PDF. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -885,6 +967,8 @@ export interface operations {
             /** @description This Idempotency-Key was used for a different request. Codes: IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -902,6 +986,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -913,6 +999,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -924,6 +1012,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -941,6 +1031,8 @@ export interface operations {
             header?: {
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The id an accepted request answered. */
@@ -953,6 +1045,8 @@ export interface operations {
             /** @description The job. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -962,6 +1056,8 @@ export interface operations {
             /** @description waitMs is not a whole number in range. Codes: JOB.INVALID_WAIT, REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -971,6 +1067,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -980,6 +1078,8 @@ export interface operations {
             /** @description No such job for this API key (and x-end-user-id, when sent). Codes: JOB.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -991,6 +1091,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1022,6 +1124,8 @@ export interface operations {
             header: {
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id": string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1031,6 +1135,8 @@ export interface operations {
             /** @description One page. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1040,6 +1146,8 @@ export interface operations {
             /** @description A query parameter or header cannot be read. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, LIST.INVALID_LIMIT, LIST.INVALID_CURSOR, LIST.INVALID_FILTER, LIST.INVALID_PARAMETER, LIST.UNKNOWN_PARAMETER. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1049,6 +1157,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1060,6 +1170,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1079,6 +1191,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id": string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1096,6 +1210,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1105,6 +1221,8 @@ export interface operations {
             /** @description No job_id, one that is not a job id of this end user, or headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, FORGET.MISSING_JOB_ID, FORGET.INVALID_JOB_ID, IDEMPOTENCY.INVALID_KEY. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1114,6 +1232,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1125,6 +1245,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1134,6 +1256,8 @@ export interface operations {
             /** @description This Idempotency-Key was used for a different request. Codes: IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1151,6 +1275,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1162,6 +1288,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1173,6 +1301,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1187,6 +1317,8 @@ export interface operations {
             header: {
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id": string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The memory id (mem_...). */
@@ -1199,6 +1331,8 @@ export interface operations {
             /** @description The memory. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1208,6 +1342,8 @@ export interface operations {
             /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1217,6 +1353,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1226,6 +1364,8 @@ export interface operations {
             /** @description No such memory for this end user. Codes: MEMORY.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,6 +1377,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1253,6 +1395,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id": string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The memory id (mem_...). */
@@ -1273,6 +1417,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1282,6 +1428,8 @@ export interface operations {
             /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, IDEMPOTENCY.INVALID_KEY, REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1291,6 +1439,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1300,6 +1450,8 @@ export interface operations {
             /** @description The id cannot be one of this end user's memories. Codes: MEMORY.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1311,6 +1463,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1320,6 +1474,8 @@ export interface operations {
             /** @description This Idempotency-Key was used for a different request. Codes: IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1337,6 +1493,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1348,6 +1506,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1359,6 +1519,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1377,6 +1539,8 @@ export interface operations {
                 "x-end-user-id": string;
                 /** @description IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE). */
                 "x-end-user-timezone"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The memory id (mem_...). */
@@ -1401,6 +1565,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1410,6 +1576,8 @@ export interface operations {
             /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.INVALID_FIELD, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, UPDATE.NOTHING_TO_CHANGE, UPDATE.UNKNOWN_FIELD, INGEST.MISSING_CONTENT, INGEST.INVALID_TIMESTAMP, METADATA.INVALID, METADATA.TOO_LARGE, IDEMPOTENCY.INVALID_KEY, REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1419,6 +1587,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1428,6 +1598,8 @@ export interface operations {
             /** @description No such memory for this end user. Codes: MEMORY.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1439,6 +1611,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1448,6 +1622,8 @@ export interface operations {
             /** @description Over a limit. Codes: REQUEST.TOO_LARGE, INGEST.TOO_LARGE. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1457,6 +1633,8 @@ export interface operations {
             /** @description Not JSON. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, REQUEST.UNSUPPORTED_ENCODING. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1466,6 +1644,8 @@ export interface operations {
             /** @description An image or PDF-page memory, or an Idempotency-Key used for a different request. Codes: MEMORY.NOT_EDITABLE, IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1483,6 +1663,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1494,6 +1676,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1505,6 +1689,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1519,6 +1705,8 @@ export interface operations {
             header: {
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id": string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The memory id (mem_...). */
@@ -1531,6 +1719,8 @@ export interface operations {
             /** @description Its versions. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,6 +1730,8 @@ export interface operations {
             /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1549,6 +1741,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1558,6 +1752,8 @@ export interface operations {
             /** @description No such memory for this end user. Codes: MEMORY.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1569,6 +1765,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1585,6 +1783,8 @@ export interface operations {
                 "x-end-user-id": string;
                 /** @description IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE). */
                 "x-end-user-timezone"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1598,6 +1798,8 @@ export interface operations {
             /** @description The memories found, best first. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1607,6 +1809,8 @@ export interface operations {
             /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, SEARCH.MISSING_QUERY, SEARCH.QUERY_TOO_LONG, SEARCH.MISSING_MODE, SEARCH.UNKNOWN_MODE, SEARCH.INVALID_LIMIT, SEARCH.INVALID_FIELD, FILTER.INVALID, FILTER.UNKNOWN_FIELD. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1616,6 +1820,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1625,6 +1831,8 @@ export interface operations {
             /** @description Over a limit. Codes: REQUEST.TOO_LARGE. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1634,6 +1842,8 @@ export interface operations {
             /** @description Not JSON. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, REQUEST.UNSUPPORTED_ENCODING. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,6 +1855,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1663,6 +1875,8 @@ export interface operations {
                 "x-end-user-id": string;
                 /** @description IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE). */
                 "x-end-user-timezone"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1684,6 +1898,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,6 +1909,8 @@ export interface operations {
             /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.INVALID_FIELD, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, INGEST.INVALID_SOURCE_TYPE, INGEST.MISSING_CONTENT, INGEST.INVALID_TIMESTAMP, METADATA.INVALID, METADATA.TOO_LARGE, IDEMPOTENCY.INVALID_KEY. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1702,6 +1920,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1713,6 +1933,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1722,6 +1944,8 @@ export interface operations {
             /** @description Over a limit. Codes: REQUEST.TOO_LARGE, INGEST.TOO_LARGE. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1731,6 +1955,8 @@ export interface operations {
             /** @description Not JSON. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, REQUEST.UNSUPPORTED_ENCODING. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1740,6 +1966,8 @@ export interface operations {
             /** @description This Idempotency-Key was used for a different request. Codes: IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1757,6 +1985,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1768,6 +1998,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1779,6 +2011,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1797,6 +2031,8 @@ export interface operations {
                 "x-end-user-id": string;
                 /** @description IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE). */
                 "x-end-user-timezone"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1818,6 +2054,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1827,6 +2065,8 @@ export interface operations {
             /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.INVALID_FIELD, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, IMAGE.MISSING_DATA, IMAGE.INVALID_BASE64, IMAGE.UNREADABLE, METADATA.INVALID, METADATA.TOO_LARGE, IDEMPOTENCY.INVALID_KEY. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1836,6 +2076,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1847,6 +2089,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1856,6 +2100,8 @@ export interface operations {
             /** @description Over a limit. Codes: REQUEST.TOO_LARGE, INGEST.TOO_LARGE, IMAGE.TOO_LARGE, IMAGE.TOO_MANY_PIXELS. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,6 +2111,8 @@ export interface operations {
             /** @description Not JSON, or not an image we accept. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, REQUEST.UNSUPPORTED_ENCODING, IMAGE.UNSUPPORTED_FORMAT, IMAGE.UNREADABLE. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1874,6 +2122,8 @@ export interface operations {
             /** @description This Idempotency-Key was used for a different request. Codes: IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2141,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +2154,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1913,6 +2167,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +2183,8 @@ export interface operations {
             header: {
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id": string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The img_job_ id the image ingestion answered. */
@@ -1939,6 +2197,8 @@ export interface operations {
             /** @description The preview. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1948,6 +2208,8 @@ export interface operations {
             /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1957,6 +2219,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1966,6 +2230,8 @@ export interface operations {
             /** @description No preview of that job for this end user. Codes: IMAGE.PREVIEW_NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1977,6 +2243,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1993,6 +2261,8 @@ export interface operations {
                 "x-end-user-id": string;
                 /** @description IANA time zone that decides what "tomorrow at 5pm" means; UTC when absent (REQUEST.INVALID_TIMEZONE). */
                 "x-end-user-timezone"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2006,6 +2276,8 @@ export interface operations {
             /** @description The memories found, best first. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2015,6 +2287,8 @@ export interface operations {
             /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, SEARCH.MISSING_QUERY, SEARCH.QUERY_TOO_LONG, SEARCH.UNKNOWN_STRATEGY, SEARCH.INVALID_LIMIT, SEARCH.INVALID_FIELD, FILTER.INVALID, FILTER.UNKNOWN_FIELD, IMAGE.MISSING_DATA, IMAGE.INVALID_BASE64, IMAGE.UNREADABLE. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2024,6 +2298,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2033,6 +2309,8 @@ export interface operations {
             /** @description Over a limit. Codes: REQUEST.TOO_LARGE, IMAGE.TOO_LARGE, IMAGE.TOO_MANY_PIXELS. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2042,6 +2320,8 @@ export interface operations {
             /** @description Not JSON, or not an image we accept. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, REQUEST.UNSUPPORTED_ENCODING, IMAGE.UNSUPPORTED_FORMAT, IMAGE.UNREADABLE. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2051,6 +2331,8 @@ export interface operations {
             /** @description Search by image is not wired in this process. Codes: SEARCH.IMAGE_QUERY_UNAVAILABLE. */
             501: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2062,6 +2344,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2078,6 +2362,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
                 /** @description The end user whose memories the request acts on: 1-128 characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER). */
                 "x-end-user-id"?: string;
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
             };
             path: {
                 /** @description The end user to erase; x-end-user-id, when sent, must name the same one. */
@@ -2098,6 +2384,8 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the full burst is available again. */
                     "RateLimit-Reset"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2107,6 +2395,8 @@ export interface operations {
             /** @description An end user id that cannot be one, or another one in x-end-user-id. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, FORGET.END_USER_MISMATCH, IDEMPOTENCY.INVALID_KEY. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2116,6 +2406,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2127,6 +2419,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2136,6 +2430,8 @@ export interface operations {
             /** @description This Idempotency-Key was used for a different request. Codes: IDEMPOTENCY.KEY_REUSED. */
             422: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2153,6 +2449,8 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2164,6 +2462,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2175,6 +2475,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2186,7 +2488,10 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2195,6 +2500,8 @@ export interface operations {
             /** @description The endpoints. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2204,6 +2511,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2215,6 +2524,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,7 +2537,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2239,6 +2553,8 @@ export interface operations {
             /** @description Registered; keep the secret, it is not shown again. */
             201: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2248,6 +2564,8 @@ export interface operations {
             /** @description A body, url or events to fix. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.INVALID_FIELD, WEBHOOK.INVALID_URL, WEBHOOK.UNKNOWN_EVENT, WEBHOOK.PRIVATE_TARGET. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2257,6 +2575,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2266,6 +2586,8 @@ export interface operations {
             /** @description Body too large. Codes: REQUEST.TOO_LARGE. */
             413: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2275,6 +2597,8 @@ export interface operations {
             /** @description Not JSON. Codes: REQUEST.UNSUPPORTED_MEDIA_TYPE, REQUEST.UNSUPPORTED_ENCODING. */
             415: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2286,6 +2610,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2297,7 +2623,10 @@ export interface operations {
     getWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The webhook id POST /v1/webhooks answered. */
                 webhookId: string;
@@ -2309,6 +2638,8 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2318,6 +2649,8 @@ export interface operations {
             /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2327,6 +2660,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2336,6 +2671,8 @@ export interface operations {
             /** @description No such webhook for this API key. Codes: WEBHOOK.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2347,6 +2684,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,7 +2697,10 @@ export interface operations {
     deleteWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The webhook id POST /v1/webhooks answered. */
                 webhookId: string;
@@ -2370,6 +2712,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2377,6 +2721,8 @@ export interface operations {
             /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2386,6 +2732,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2395,6 +2743,8 @@ export interface operations {
             /** @description No such webhook for this API key. Codes: WEBHOOK.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2406,6 +2756,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2417,7 +2769,10 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The webhook id POST /v1/webhooks answered. */
                 webhookId: string;
@@ -2429,6 +2784,8 @@ export interface operations {
             /** @description The deliveries, newest first. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2795,8 @@ export interface operations {
             /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,6 +2806,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2456,6 +2817,8 @@ export interface operations {
             /** @description No such webhook for this API key. Codes: WEBHOOK.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2830,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,7 +2843,10 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description A delivery of this endpoint (its webhook-id header). */
                 deliveryId: string;
@@ -2492,6 +2860,8 @@ export interface operations {
             /** @description Queued again. */
             202: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2501,6 +2871,8 @@ export interface operations {
             /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2510,6 +2882,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2519,6 +2893,8 @@ export interface operations {
             /** @description No such webhook for this API key, or no such delivery of it. Codes: WEBHOOK.NOT_FOUND, WEBHOOK.DELIVERY_NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2530,6 +2906,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,7 +2919,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An id for this request, answered back in X-Request-Id, in an error body and on the job, and written in every log line about it: 1-128 letters, digits and . _ : + / = -. Absent or not of that form, the service generates one. */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The webhook id POST /v1/webhooks answered. */
                 webhookId: string;
@@ -2553,6 +2934,8 @@ export interface operations {
             /** @description The new secret. */
             200: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +2945,8 @@ export interface operations {
             /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
             400: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,6 +2956,8 @@ export interface operations {
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2580,6 +2967,8 @@ export interface operations {
             /** @description No such webhook for this API key. Codes: WEBHOOK.NOT_FOUND. */
             404: {
                 headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2591,6 +2980,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
