@@ -233,6 +233,11 @@ export class MemoryClient implements Record<OperationId, (...args: never[]) => P
   getReferencePage(options?: CallOptions): Promise<string> {
     return this.transport.call({ method: 'GET', path: '/docs', endUser: 'none', retry: 'safe', answer: 'text' }, options);
   }
+
+  /** This process's Prometheus metrics, in the text exposition format (GET /metrics; for operators' own checks). */
+  getMetrics(options?: CallOptions): Promise<string> {
+    return this.transport.call({ method: 'GET', path: '/metrics', endUser: 'none', retry: 'safe', answer: 'text' }, options);
+  }
 }
 
 function listQuery(params: ListMemoriesParams): URLSearchParams {

@@ -140,6 +140,7 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
       expect(await sdk.getLiveness()).to.deep.equal({ status: 'ok' });
       expect((await sdk.getReadiness()).status).to.equal('ready');
       expect(await sdk.getReferencePage()).to.match(/<html/i);
+      expect(await sdk.getMetrics()).to.match(/^# HELP memory_/m);
     });
 
     it('a text memory\'s whole life: add, wait, read, list, search, correct, history, forget', async () => {
