@@ -21,6 +21,7 @@ export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
 export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES } from './document-scenarios.js';
 export { describeIdempotencyScenarios, type RestartableService } from './idempotency-scenarios.js';
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
+export { hostilePdf, pixelBombPng } from './hostile-files.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
 export { describeUpdateScenarios } from './update-scenarios.js';
