@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { documentTooComplex } from '@memory/document-text';
@@ -53,10 +53,15 @@ const SAMPLE_MS = 50;
  */
 const WALL_FACTOR = 4;
 const STDERR_TAIL = 4096;
+/**
+ * Workers run at a lower CPU priority (nice 10: about a tenth of the CPU of a normal process they compete with),
+ * so on a busy machine the kernel serves the service's own threads first: the text path, the HTTP edge, the model.
+ */
+const WORKER_NICENESS = 10;
 
 interface Job {
   kind: FileTaskKind;
-  input: unknown;
+  input: FileTasks[FileTaskKind]['input'];
   resolve: (output: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -155,6 +160,13 @@ export function createFilePool(options: FilePoolOptions): FilePool {
       // libvips would start a thread per core for each image; one worker is meant to take one core.
       env: { ...process.env, VIPS_CONCURRENCY: '1' },
     });
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, WORKER_NICENESS);
+      } catch (error) {
+        logger.warn('the file worker keeps the normal CPU priority', { error: (error as Error).message });
+      }
+    }
     const worker: Worker = { child, ready: false, job: null, stderr: '' };
     workers.add(worker);
     setHeld(child, false);
