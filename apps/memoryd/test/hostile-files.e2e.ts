@@ -55,8 +55,11 @@ describe('hostile files (embedded default)', function () {
       ['Failed', 'DOCUMENT.TOO_COMPLEX'],
       ['Failed', 'IMAGE.TOO_COMPLEX'],
     ]);
-    expect(results[0].error.reason).to.match(/more than 3\.0 s of processing.*text layer/);
-    expect(results[3].error.reason).to.match(/more than 600 MB of memory.*Resize it/);
+    // Whichever limit a file passes first: a page of 250,000 path operations costs seconds and hundreds of MB.
+    const passed = /needed more than (3\.0 s of processing|600 MB of memory)/;
+    for (const job of results) expect(job.error.reason, job.error.reason).to.match(passed);
+    expect(results[0].error.reason).to.match(/with a text layer, or split it/);
+    expect(results[3].error.reason).to.match(/Resize it/);
     const max = Math.max(...freshness);
     const bound = baseline <= 1_000 ? 1_000 : baseline * 1.5 + 250;
     console.log(

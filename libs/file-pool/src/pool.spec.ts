@@ -24,9 +24,12 @@ describe('file pool', function () {
     return created;
   };
   after(() => Promise.all(pools.map((p) => p.close())));
+  let defaults: FilePool | undefined;
+  /** One pool with the default limits for the tests that do not pass one, so they pay a worker's start once. */
+  const defaultPool = () => (defaults ??= pool());
 
   it('reads a PDF text layer and an image (features and OCR) in its workers', async () => {
-    const files = pool();
+    const files = defaultPool();
     const document = await files.readDocument(await writePdf(MANUAL_PAGES.slice(0, 2)));
     expect(document.pageCount).to.equal(2);
     expect(document.pages.map((page) => page.textSource)).to.deep.equal(['text_layer', 'text_layer']);
@@ -38,7 +41,7 @@ describe('file pool', function () {
   });
 
   it('keeps the stable code and HTTP status of a file that fails on its own', async () => {
-    const files = pool();
+    const files = defaultPool();
     expect((await failureOf(files.readDocument(Buffer.from('not a pdf at all')))).code).to.equal('DOCUMENT.NOT_PDF');
     const unreadable = await failureOf(files.readImage(Buffer.from('neither an image'), { now: 0 }));
     expect(unreadable).to.include({ code: 'IMAGE.UNREADABLE', status: 415 });
@@ -47,7 +50,8 @@ describe('file pool', function () {
   it('fails a PDF that passes the CPU time limit with DOCUMENT.TOO_COMPLEX, replaces the worker and loses nothing queued behind it', async () => {
     const files = pool({ timeLimitMs: 2_000 });
     const started = Date.now();
-    const hostile = failureOf(files.readDocument(hostilePdf({ pages: 2, operations: 150_000 })));
+    const pdf = hostilePdf({ pages: 2, operations: 150_000 });
+    const hostile = failureOf(files.readDocument(pdf));
     const behind = files.readDocument(await writePdf(MANUAL_PAGES.slice(0, 1)));
     const error = await hostile;
     expect(error.code).to.equal('DOCUMENT.TOO_COMPLEX');
@@ -56,6 +60,10 @@ describe('file pool', function () {
     expect(error.message).to.match(/more than 2\.0 s of processing.*text layer/);
     expect((await behind).pages[0]!.text).to.contain('Installation guide');
     expect(Date.now() - started).to.be.below(60_000);
+    // The same bytes again (the stage runner isolating a failed batch) fail at once, without a worker.
+    const again = Date.now();
+    expect((await failureOf(files.readDocument(pdf))).details).to.deep.equal({ kind: 'time', ms: 2_000 });
+    expect(Date.now() - again).to.be.below(1_000);
   });
 
   it('fails an image that passes the memory limit with IMAGE.TOO_COMPLEX (a decompression bomb) and keeps working', async () => {

@@ -58,9 +58,13 @@ const STDERR_TAIL = 4096;
  * so on a busy machine the kernel serves the service's own threads first: the text path, the HTTP edge, the model.
  */
 const WORKER_NICENESS = 10;
+/** How many files that passed a limit are remembered (by digest), so the same bytes fail at once the next time. */
+const REMEMBERED_FAILURES = 256;
 
 interface Job {
   kind: FileTaskKind;
+  /** The task kind and a digest of the bytes: what a file that passed a limit is remembered by. */
+  digest: string;
   input: FileTasks[FileTaskKind]['input'];
   resolve: (output: unknown) => void;
   reject: (error: Error) => void;
@@ -88,13 +92,23 @@ export function createFilePool(options: FilePoolOptions): FilePool {
   const workers = new Set<Worker>();
   let nextId = 1;
   let closed = false;
+  /**
+   * When a batch fails, the stage runner reads its records again one by one; the same bytes would pass the same
+   * limit again, so a file that did fails at once, instead of costing the limit a second time.
+   */
+  const passedLimit = new Map<string, LimitPassed>();
 
-  const submit = <K extends FileTaskKind>(kind: K, input: FileTasks[K]['input']): Promise<FileTasks[K]['output']> =>
-    new Promise((resolve, reject) => {
+  const submit = async <K extends FileTaskKind>(kind: K, input: FileTasks[K]['input']): Promise<FileTasks[K]['output']> => {
+    // WebCrypto digests off the event loop, unlike createHash: a 50 MB PDF is not hashed on the service's thread.
+    const digest = `${kind}:${Buffer.from(await crypto.subtle.digest('SHA-256', input.bytes)).toString('base64')}`;
+    const remembered = passedLimit.get(digest);
+    if (remembered) throw tooComplex(kind, remembered);
+    return new Promise((resolve, reject) => {
       if (closed) return reject(closedError());
-      queue.push({ kind, input, resolve: resolve as (output: unknown) => void, reject });
+      queue.push({ kind, digest, input, resolve: resolve as (output: unknown) => void, reject });
       dispatch();
     });
+  };
 
   const dispatch = () => {
     for (const worker of workers) {
@@ -138,6 +152,9 @@ export function createFilePool(options: FilePoolOptions): FilePool {
     // Out of the pool before it is gone, so no file is handed to it; the replacement starts loading at once.
     workers.delete(worker);
     worker.child.kill('SIGKILL');
+    passedLimit.delete(job.digest);
+    passedLimit.set(job.digest, limit);
+    if (passedLimit.size > REMEMBERED_FAILURES) passedLimit.delete(passedLimit.keys().next().value!);
     job.reject(tooComplex(job.kind, limit));
     if (!closed) spawn();
   };
