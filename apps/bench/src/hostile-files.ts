@@ -77,8 +77,12 @@ async function main(): Promise<number> {
     for (const bomb of bombs) jobs.push((await mallory.post('/v1/memory/image', { imageData: `data:image/png;base64,${bomb.toString('base64')}` })).body.jobId);
     let settled = false;
     const hostile = Promise.all(jobs.map((jobId) => waitForJob(mallory, jobId, 6 * 3_600_000))).finally(() => (settled = true));
-    phases.push(summary('while the hostile files are read', await probeTextFreshness(tess, { everyMs: options.everyMs, going: () => !settled })));
+    const during = await probeTextFreshness(tess, { everyMs: options.everyMs, going: () => !settled });
+    phases.push(summary('while the hostile files are read', during));
     const ended = await hostile;
+    // When the slow probes were sent, from the first upload: one probe is sent every --every-ms.
+    const slowest = during.map((ms, i) => ({ ms, at: (i * options.everyMs) / 1000 })).sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(`slowest probes: ${slowest.map(({ ms, at }) => `${ms.toFixed(0)} ms sent at +${at.toFixed(1)} s`).join(', ')}`);
 
     console.log('\nphase                              probes   max ms   p95 ms   p50 ms   load average (1, 5, 15 min)');
     for (const row of phases) {
