@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 // Module boundaries: apps wire everything, through the composition lib, which picks an adapter per port; adapters
 // implement ports; domain logic (pipeline stages, search) sees only ports, contracts and platform, never an adapter
-// or an engine SDK.
+// or an engine SDK. The client SDK depends on nothing and may be used by the MCP tools and the tests.
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**'] },
   ...tseslint.configs.recommended,
@@ -18,14 +18,16 @@ export default [
           enforceBuildableLibDependency: false,
           allow: [],
           depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:composition', 'type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:composition', 'type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing', 'type:client'] },
             { sourceTag: 'type:composition', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:adapter', 'type:testing'] },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:testing'] },
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:testing'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:domain', 'type:testing', 'type:client'] },
             { sourceTag: 'type:port', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
             { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port'] }
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:contracts', 'type:platform', 'type:port', 'type:client'] },
+            // The SDK (libs/sdk) ships alone as @memory/sdk: it may import nothing of the workspace.
+            { sourceTag: 'type:client', onlyDependOnLibsWithTags: [] }
           ]
         }
       ]

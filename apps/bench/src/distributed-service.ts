@@ -24,14 +24,19 @@ export async function absentEngines(): Promise<string[]> {
   return absent;
 }
 
+/** Fails, saying what to start, when an engine the distributed mode needs does not answer. */
+export async function requireEngines(): Promise<void> {
+  const absent = await absentEngines();
+  if (absent.length > 0) throw new ServiceStartError(`the distributed mode needs the engines; not answering:\n  ${absent.join('\n  ')}\nor run all of them with \`npm run engines:up\``);
+}
+
 /**
  * Starts the distributed service against the engines `npm run engines:up` runs (Kafka, the schema registry,
  * Elasticsearch, MinIO), on a namespace of its own, so its topics, groups and indices start empty and are told apart
  * from everything else on the engines. Its indices, topics and consumer groups are deleted on stop.
  */
 export async function startDistributedService(print: Print): Promise<Target> {
-  const absent = await absentEngines();
-  if (absent.length > 0) throw new ServiceStartError(`the distributed mode needs the engines; not answering:\n  ${absent.join('\n  ')}\nor run all of them with \`npm run engines:up\``);
+  await requireEngines();
 
   const engines = localEngines();
   const namespace = `bench-${randomBytes(4).toString('hex')}`;

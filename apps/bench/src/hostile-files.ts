@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { percentile } from '@memory/evaluation';
+import { residentMb } from '@memory/platform';
 import { caller, hostilePdf, otherPartitionUser, pixelBombPng, probeTextFreshness, ServiceProcess, TEST_KEYS, textFreshnessMs, uploadDocument, waitForJob } from '@memory/testing';
-import { residentMb } from './perf-footprint.js';
 import { runMain } from './run-main.js';
 
 const USAGE = `npm run bench:hostile -- [--pdfs 3] [--pages 12] [--operations 250000] [--bombs 1]

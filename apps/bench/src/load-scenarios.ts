@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
-import { seededRandom, sentenceGenerator, summarizeLatencies, type LatencySummary } from '@memory/evaluation';
+import { sentenceGenerator, summarizeLatencies, type LatencySummary } from '@memory/evaluation';
+import { seededRandom } from '@memory/platform';
 import type { EdgeCommand, EdgeLevel, Freshness, FreshnessCommand, ReadCommand, Reads, SearchCommand, UpdateCommand } from './load-commands.js';
 import { PerfClient } from './perf-http.js';
 import { mapWithConcurrency } from '@memory/platform';

@@ -11,11 +11,12 @@ describe('performance benchmark arguments', () => {
     expect(parsePerfArgs(['--scale', 'full', '--json=out.json'])).to.deep.equal({ scale: 'full', mode: 'embedded', json: 'out.json', help: false });
     expect(parsePerfArgs(['--json', 'a.json', '--mode=distributed'])).to.deep.equal({ scale: 'small', mode: 'distributed', json: 'a.json', help: false });
     expect(parsePerfArgs(['--scale=quick']).scale).to.equal('quick');
+    expect(parsePerfArgs(['--mode', 'both']).mode).to.equal('both');
   });
 
   it('refuses unknown values and flags, naming them', () => {
     expect(() => parsePerfArgs(['--scale', 'huge'])).to.throw(UsageError, /--scale takes quick, small, full, not "huge"/);
-    expect(() => parsePerfArgs(['--mode', 'cluster'])).to.throw(UsageError, /--mode takes embedded or distributed/);
+    expect(() => parsePerfArgs(['--mode', 'cluster'])).to.throw(UsageError, /--mode takes embedded, distributed, both, not "cluster"/);
     expect(() => parsePerfArgs(['--json'])).to.throw(UsageError, /--json needs a value/);
     expect(() => parsePerfArgs(['--fast'])).to.throw(UsageError, /unknown option --fast/);
   });

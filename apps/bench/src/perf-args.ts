@@ -3,17 +3,22 @@ import { PERF_SCALES, type PerfScale } from './perf-plan.js';
 
 export const PERF_USAGE = `npm run bench -- [options]
 
-  --mode embedded|distributed  the embedded default (memoryd, default), or start:distributed against the engines
-                               of \`npm run engines:up\` (Kafka, schema registry, Elasticsearch, MinIO)
+  --mode embedded|distributed|both
+                               the embedded default (memoryd, default), or start:distributed against the engines
+                               of \`npm run engines:up\` (Kafka, schema registry, Elasticsearch, MinIO), or both
+                               in turn, then side by side with their ratio
   --scale quick|small|full     quick: every scenario once at 1k memories (a check of a change, a few minutes);
                                small: search at 1k and 10k memories per user (default, ~12 min on 2 cores);
                                full: also at 100k (~40 min on 2 cores: 198k memories go through the pipeline)
   --json <file>                also write every figure as JSON
   --help                       this text`;
 
+export const PERF_MODES = ['embedded', 'distributed', 'both'] as const;
+export type PerfMode = (typeof PERF_MODES)[number];
+
 export interface PerfOptions {
   scale: PerfScale;
-  mode: 'embedded' | 'distributed';
+  mode: PerfMode;
   json: string | null;
   help: boolean;
 }
@@ -36,8 +41,8 @@ export function parsePerfArgs(argv: readonly string[]): PerfOptions {
       if (!(PERF_SCALES as readonly string[]).includes(value)) throw new UsageError(`--scale takes ${PERF_SCALES.join(', ')}, not "${value}"`);
       options.scale = value as PerfScale;
     } else {
-      if (value !== 'embedded' && value !== 'distributed') throw new UsageError(`--mode takes embedded or distributed, not "${value}"`);
-      options.mode = value;
+      if (!(PERF_MODES as readonly string[]).includes(value)) throw new UsageError(`--mode takes ${PERF_MODES.join(', ')}, not "${value}"`);
+      options.mode = value as PerfMode;
     }
   }
   return options;

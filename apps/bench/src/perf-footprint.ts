@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { residentMb } from '@memory/platform';
 import { processTree } from './process-tree.js';
 
 /** What the service occupies: resident memory of its processes, and bytes on disk with what they cover. */
@@ -7,17 +8,6 @@ export interface Footprint {
   rssMb: number | null;
   diskBytes: number | null;
   disk: string;
-}
-
-/** Resident memory of a process in MB (VmRSS from /proc); null where /proc is not there or the process is gone. */
-export function residentMb(pid: number | null): number | null {
-  if (pid === null) return null;
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Resident memory of a process and all its descendants (the distributed launcher and its stage processes). */

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { formatPerformanceTable } from '@memory/evaluation';
+import { formatComparisonTable, formatPerformanceTable, type PerformanceRow } from '@memory/evaluation';
 import { UsageError } from './args.js';
-import { startDistributedService } from './distributed-service.js';
+import { requireEngines, startDistributedService } from './distributed-service.js';
 import { PERF_USAGE, parsePerfArgs } from './perf-args.js';
 import { PERF_PLANS } from './perf-plan.js';
 import { runScenarios } from './perf-run.js';
@@ -35,6 +35,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const plan = PERF_PLANS[options.scale];
+  const modes: Array<'embedded' | 'distributed'> = options.mode === 'both' ? ['embedded', 'distributed'] : [options.mode];
   const dataDir = mkdtempSync(join(tmpdir(), 'memory-perf-'));
   let target: Target | null = null;
   // Ctrl-C stops the service too, and removes its data: it would otherwise go on working through the backlog.
@@ -45,16 +46,33 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', () => void interrupted());
   process.once('SIGTERM', () => void interrupted());
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: totalmem() / 2 ** 30, node: process.version, platform: process.platform };
+  const runs: Array<{ mode: 'embedded' | 'distributed'; figures: unknown; rows: PerformanceRow[] }> = [];
   try {
-    target = options.mode === 'distributed' ? await startDistributedService(print) : await startEmbeddedService(dataDir, print);
-    const { figures, rows } = await runScenarios(target, plan, print);
-    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: totalmem() / 2 ** 30, node: process.version, platform: process.platform };
-    print(`\nperformance, ${options.mode} mode, ${options.scale} scale; ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}; load generator in its own process\n`);
-    print(formatPerformanceTable(rows));
+    // Before the embedded part, so a run that would end in the distributed mode fails at once.
+    if (modes.includes('distributed')) await requireEngines();
+    // One mode after the other, each on a fresh service, so they never share the cores while being measured.
+    for (const mode of modes) {
+      target = mode === 'distributed' ? await startDistributedService(print) : await startEmbeddedService(join(dataDir, mode), print);
+      const { figures, rows } = await runScenarios(target, plan, print);
+      await stopOrKill(target);
+      target = null;
+      runs.push({ mode, figures, rows });
+      print(`\nperformance, ${mode} mode, ${options.scale} scale; ${machine.cpus} x ${machine.cpuModel}, Node ${machine.node}; load generator in its own process\n`);
+      print(formatPerformanceTable(rows));
+    }
+    if (runs.length === 2) {
+      print(`\nthe two modes side by side (distributed over embedded), ${options.scale} scale\n`);
+      print(formatComparisonTable(['embedded', 'distrib'], runs[0]!.rows, runs[1]!.rows));
+    }
     if (options.json) {
       const file = resolve(options.json);
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, JSON.stringify({ mode: options.mode, scale: options.scale, finishedAt: new Date().toISOString(), machine, plan, figures, rows }, null, 2));
+      const finishedAt = new Date().toISOString();
+      const document = runs.length === 1
+        ? { mode: runs[0]!.mode, scale: options.scale, finishedAt, machine, plan, figures: runs[0]!.figures, rows: runs[0]!.rows }
+        : { mode: 'both', scale: options.scale, finishedAt, machine, plan, modes: Object.fromEntries(runs.map((run) => [run.mode, { figures: run.figures, rows: run.rows }])) };
+      writeFileSync(file, JSON.stringify(document, null, 2));
       print(`\nfigures written to ${file}`);
     }
     return 0;

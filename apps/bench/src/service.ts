@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ServiceProcess, TEST_KEYS } from '@memory/testing';
-import { diskBytes, residentMb, type Footprint } from './perf-footprint.js';
+import { residentMb } from '@memory/platform';
+import { diskBytes, type Footprint } from './perf-footprint.js';
 import type { Print } from './progress.js';
 
 /** The service under measurement: where to send requests, with which key, and how to let go of it. */

@@ -5,7 +5,7 @@ import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
-import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMcpScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, mcpFileRoot, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
+import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMcpScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeSdkScenarios, describeTenancyScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, mcpFileRoot, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
 
 const engines = localEngines();
@@ -82,7 +82,9 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   });
 
   describeIdempotencyScenarios('Idempotency-Key, through start-distributed (keys in Elasticsearch)', launcher());
+  describeTenancyScenarios('tenancy under random operations, through start-distributed', launcher());
   describeWebhookScenarios('signed webhooks, through start-distributed (endpoints and the delivery queue in Elasticsearch, a webhook-dispatcher worker)', launcher(WEBHOOK_TEST_ENV));
+  describeSdkScenarios('the TypeScript SDK (@memory/sdk), through start-distributed', launcher(WEBHOOK_TEST_ENV));
 
   describe('Idempotency-Key across two edge processes', function () {
     this.timeout(300_000);

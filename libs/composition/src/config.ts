@@ -54,6 +54,8 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
       allowPrivateTargets: c.oneOf('MEMORY_WEBHOOKS_ALLOW_PRIVATE', ['true', 'false'] as const, 'false') === 'true',
       /** Ceiling of the first retry's delay; it doubles per attempt up to an hour, for 24 hours. */
       retryInitialMs: c.integer('MEMORY_WEBHOOK_RETRY_INITIAL_MS', 30_000, { min: 1, max: 3_600_000 }),
+      /** How long delivered and failed deliveries stay in the delivery log; longer than the 24 hours of retries. */
+      retentionDays: c.integer('MEMORY_WEBHOOK_RETENTION_DAYS', 30, { min: 2, max: 3_650 }),
     },
     huggingface: {
       token: c.string('HF_TOKEN'),

@@ -38,6 +38,8 @@ export interface Engines {
  * The ports a process may use, opened on first use and closed together: the engines' stores, plus the event log
  * as a ready bus and the models.
  */
+const DAY_MS = 24 * 3_600_000;
+
 export interface Infrastructure extends Omit<Engines, 'eventLog' | 'describe'> {
   config: ServiceConfig;
   logger: Logger;
@@ -96,7 +98,7 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
     webhookDeliverer: () =>
       resources.get(
         'webhook deliverer',
-        async () => startDeliverer({ store: await resources.get('webhook store', engines.webhooks, closeIt), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        async () => startDeliverer({ store: await resources.get('webhook store', engines.webhooks, closeIt), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets, retentionMs: config.webhooks.retentionDays * DAY_MS }),
         (deliverer) => deliverer.stop(),
       ),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),

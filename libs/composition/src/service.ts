@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { createLogger } from '@memory/platform';
 import type { Consumer } from '@memory/ports';
 import { createJobIdClock } from '@memory/contracts';
-import { createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, type HttpApiDeps } from '@memory/http-api';
+import { createApiKeyRegistry, guardHttpServer, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -124,6 +124,9 @@ function listen(api: ReturnType<typeof createHttpApi>, port: number, host: strin
     // load-balancer idle timeouts, so the client closes first.
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
+    // Header floods, malformed requests, odd Expect headers and CONNECT never reach Express: answer them with the
+    // JSON error body too.
+    guardHttpServer(server);
     server.once('error', reject);
   });
 }

@@ -44,6 +44,7 @@ export const PIPELINE_STAGES = {
       jobs: await infra.jobs(),
       keys: await infra.keyring(),
       idempotency: await infra.idempotency(),
+      webhooks: await infra.webhooks(),
     }),
   },
   'webhook-dispatcher': {

@@ -41,7 +41,6 @@ export { formatRecallTable, formatSessionRecallTable, formatConversationTable, t
 export { percentile } from './stats.js';
 export { bm25Rankings, type RankableTurn } from './bm25-ranker.js';
 export { embedAll, cosineTopK, type EmbedProgress } from './dense-ranker.js';
-export { seededRandom } from './seeded-random.js';
 export { sentenceGenerator, type SentenceGenerator } from './memory-sentences.js';
 export { summarizeLatencies, type LatencySummary } from './latency.js';
-export { formatPerformanceTable, type PerformanceRow } from './performance-table.js';
+export { formatComparisonTable, formatPerformanceTable, type PerformanceRow } from './performance-table.js';

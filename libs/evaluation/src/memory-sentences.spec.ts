@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { seededRandom, sentenceGenerator } from './index.js';
+import { seededRandom } from '@memory/platform';
+import { sentenceGenerator } from './index.js';
 
 describe('memory sentence generator', () => {
   it('gives the same texts for the same seed and different ones for another seed', () => {

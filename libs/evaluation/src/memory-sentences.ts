@@ -1,4 +1,4 @@
-import { seededRandom } from './seeded-random.js';
+import { seededRandom } from '@memory/platform';
 
 /**
  * Realistic, varied English memories and queries for load tests: templates filled from word lists with a seeded

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatPerformanceTable, summarizeLatencies } from './index.js';
+import { formatComparisonTable, formatPerformanceTable, summarizeLatencies } from './index.js';
 
 describe('latency summary', () => {
   it('gives nearest-rank percentiles and the count, nulls for an empty sample', () => {
@@ -24,5 +24,29 @@ describe('performance table', () => {
     expect(lines[4]!.split(/\s+/)).to.deep.equal(['rss_mb', '10k', 'memories', '-', 'MB', '-', '-', '-']);
     // Fixed widths: the value column ends at the same place on every row.
     expect(lines[2]!.indexOf('3457') + 4).to.equal(lines[3]!.indexOf('0.81') + 4);
+  });
+});
+
+describe('comparison table', () => {
+  it('matches rows by metric and condition, with each value, each p95 and the second over the first', () => {
+    const text = formatComparisonTable(
+      ['embedded', 'distrib'],
+      [
+        { metric: 'pipeline_per_s', condition: '3000 memories', value: 100, unit: 'mem/s' },
+        { metric: 'search_ms', condition: '1k memories, 1 client', value: null, unit: 'ms', latency: summarizeLatencies([10, 20]) },
+        { metric: 'embed_raw_per_s', condition: '', value: 105, unit: 'texts/s' },
+      ],
+      [
+        { metric: 'search_ms', condition: '1k memories, 1 client', value: null, unit: 'ms', latency: summarizeLatencies([100, 200]) },
+        { metric: 'pipeline_per_s', condition: '3000 memories', value: 25, unit: 'mem/s' },
+        { metric: 'rss_mb', condition: 'service processes', value: 1900, unit: 'MB' },
+      ],
+    );
+    const lines = text.split('\n');
+    expect(lines[0]).to.match(/^metric\s+condition\s+embedded\s+distrib\s+ratio\s+p95 embedded\s+p95 distrib\s+p95 ratio$/);
+    expect(lines[2]!.split(/\s+/)).to.deep.equal(['pipeline_per_s', '3000', 'memories', '100', '25.0', '0.25', '-', '-', '-']);
+    expect(lines[3]!.split(/\s+/)).to.deep.equal(['search_ms', '1k', 'memories,', '1', 'client', '-', '-', '-', '20.0', '200', '10.0']);
+    expect(lines[4]!.split(/\s+/)).to.deep.equal(['embed_raw_per_s', '105', '-', '-', '-', '-', '-']);
+    expect(lines[5]!.split(/\s+/)).to.deep.equal(['rss_mb', 'service', 'processes', '-', '1900', '-', '-', '-', '-']);
   });
 });

@@ -50,3 +50,42 @@ function number(value: number | null): string {
   if (abs >= 10) return value.toFixed(1);
   return value.toFixed(2);
 }
+
+const COMPARE_COLUMNS = { metric: 16, condition: 26, figure: 12 };
+
+/**
+ * Two modes' rows side by side, matched by metric and condition: the value and the p95 of each, and the second
+ * over the first (names: short column labels) (for a rate, below 1 is slower; for a latency, above 1 is slower). Taken from one run, so a noisy
+ * machine weighs on both columns alike. Rows only one mode measured show "-" for the other.
+ */
+export function formatComparisonTable(names: readonly [string, string], first: readonly PerformanceRow[], second: readonly PerformanceRow[]): string {
+  const keyOf = (row: PerformanceRow) => `${row.metric}\n${row.condition}`;
+  const secondByKey = new Map(second.map((row) => [keyOf(row), row]));
+  const firstKeys = new Set(first.map(keyOf));
+  const pairs: Array<[PerformanceRow | undefined, PerformanceRow | undefined]> = [
+    ...first.map((row): [PerformanceRow, PerformanceRow | undefined] => [row, secondByKey.get(keyOf(row))]),
+    ...second.filter((row) => !firstKeys.has(keyOf(row))).map((row): [undefined, PerformanceRow] => [undefined, row]),
+  ];
+  const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b !== null && b !== undefined ? b / a : null);
+  const cell = (value: number | null | undefined) => number(value ?? null).padStart(COMPARE_COLUMNS.figure);
+  const [a, b] = names;
+  const header = [
+    'metric'.padEnd(COMPARE_COLUMNS.metric),
+    'condition'.padEnd(COMPARE_COLUMNS.condition),
+    ...[a, b, 'ratio', `p95 ${a}`, `p95 ${b}`, 'p95 ratio'].map((name) => name.slice(0, COMPARE_COLUMNS.figure).padStart(COMPARE_COLUMNS.figure)),
+  ].join(' ');
+  const lines = pairs.map(([x, y]) => {
+    const row = (x ?? y)!;
+    return [
+      row.metric.padEnd(COMPARE_COLUMNS.metric),
+      row.condition.padEnd(COMPARE_COLUMNS.condition),
+      cell(x?.value),
+      cell(y?.value),
+      cell(ratio(x?.value, y?.value)),
+      cell(x?.latency?.p95),
+      cell(y?.latency?.p95),
+      cell(ratio(x?.latency?.p95, y?.latency?.p95)),
+    ].join(' ').trimEnd();
+  });
+  return [header.trimEnd(), '-'.repeat(header.trimEnd().length), ...lines].join('\n');
+}

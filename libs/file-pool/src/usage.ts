@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { residentMb } from '@memory/platform';
 
 /** What a process has used so far: CPU time of all its threads, and its resident memory now. */
 export interface ProcessUsage {
@@ -14,8 +15,10 @@ const MS_PER_TICK = 10;
  * falls back to wall time and the V8 heap limit alone.
  */
 export function processUsage(pid: number): ProcessUsage | null {
+  const rssMb = residentMb(pid);
+  if (rssMb === null) return null;
   try {
-    return { cpuMs: cpuMsOf(readFileSync(`/proc/${pid}/stat`, 'utf8')), rssMb: rssMbOf(readFileSync(`/proc/${pid}/status`, 'utf8')) };
+    return { cpuMs: cpuMsOf(readFileSync(`/proc/${pid}/stat`, 'utf8')), rssMb };
   } catch {
     return null;
   }
@@ -26,9 +29,4 @@ export function cpuMsOf(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // Fields 14 and 15 of the line; the slice starts at field 3.
   return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
-}
-
-export function rssMbOf(status: string): number {
-  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-  return kb === undefined ? 0 : Number(kb) / 1024;
 }

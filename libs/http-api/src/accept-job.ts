@@ -1,6 +1,6 @@
 import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
 import type { EventLog, JobStore } from '@memory/ports';
-import type { Logger } from '@memory/platform';
+import { errorCode, RequestError, type Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 
 export interface AcceptJobDeps {
@@ -17,7 +17,12 @@ type JobEvent = 'ingestRequested' | 'forgetRequested';
  * Accepted at once so GET /v1/jobs finds it; the job tracker would create it from the log anyway.
  */
 export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N, event: EventPayloads[N] & { acceptedAt: number }) {
-  const value = await deps.codec.encode(name, event);
+  const value = await deps.codec.encode(name, event).catch((error: unknown) => {
+    // An erasure (of the end user, or of the memory an update names) was accepted after this job's id was issued,
+    // and won: nothing of it is kept.
+    if (errorCode(error) === 'KEY.FORGOTTEN') throw endUserErased(event.jobId);
+    throw error;
+  });
   await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event) }]);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
   await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt)).catch((error: unknown) => {
@@ -25,4 +30,11 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
     deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
   });
   return { status: 'Accepted' as const, jobId: event.jobId };
+}
+
+/** The code of a job whose subject was forgotten while it was being accepted. */
+export const END_USER_ERASED = 'REQUEST.END_USER_ERASED';
+
+function endUserErased(jobId: string): RequestError {
+  return new RequestError(409, END_USER_ERASED, `the end user was erased while this request was being accepted (as ${jobId}); nothing of it was kept: send it again to keep it after the erasure`);
 }

@@ -1,5 +1,6 @@
 export * from './app.js';
 export * from './auth.js';
+export { guardHttpServer } from './client-error.js';
 export * from './idempotency.js';
 export * from './ingestion.js';
 export * from './forgetting.js';

@@ -10,6 +10,8 @@ export const REQUEST_LIMITS = {
   /** Whole JSON body of text ingestion and search, in bytes. */
   jsonBodyBytes: 256 * 1024,
   endUserIdMaxChars: 128,
+  /** An id in a path or query (job, memory, webhook, delivery): what the service issues is well under this. */
+  idMaxChars: 256,
   /** JSON body of image ingestion and image search: the image's base64 (4/3 of its bytes) plus the other fields. */
   imageJsonBodyBytes: Math.ceil((IMAGE_LIMITS.maxBytes * 4) / 3) + 64 * 1024,
   image: IMAGE_LIMITS,

@@ -1,7 +1,7 @@
 import { createJobIdClock, isJobIdOf, jobIdOfMemory } from '@memory/contracts';
 import type { Scope, VectorStore } from '@memory/ports';
 import { errorCode, RequestError } from '@memory/platform';
-import { acceptJob, type AcceptJobDeps } from './accept-job.js';
+import { acceptJob, END_USER_ERASED, type AcceptJobDeps } from './accept-job.js';
 import type { UpdateRequest } from './validation.js';
 
 export interface UpdatingDeps extends AcceptJobDeps {
@@ -52,8 +52,9 @@ export function createUpdating(deps: UpdatingDeps) {
           cause: 'update',
         });
       } catch (error) {
-        // Deleted between the read and the publish: its key is destroyed, so nothing was published.
-        if (errorCode(error) === 'KEY.FORGOTTEN') throw memoryNotFound(memoryId);
+        // Deleted between the read and the publish: its key is destroyed, so nothing was published (acceptJob says
+        // so as REQUEST.END_USER_ERASED; here it is the memory that is gone).
+        if (errorCode(error) === END_USER_ERASED) throw memoryNotFound(memoryId);
         throw error;
       }
     },

@@ -61,6 +61,9 @@ export function receivePdf(req: Request, maxBytes: number): Promise<IncomingPdf>
       metadataText = value;
     });
     parser.on('file', (name, file, info) => {
+      // busboy fails a part's stream when the body ends inside it (a cut upload, a missing closing boundary): with no
+      // listener that 'error' would take the process down. The parser's own 'error' reports it to the route.
+      file.on('error', () => {});
       if (name !== 'file' || found) {
         file.resume();
         return;
@@ -84,6 +87,7 @@ export function receivePdf(req: Request, maxBytes: number): Promise<IncomingPdf>
       // The blob store reads this stream and hears its failure through its own pipeline; this listener only keeps
       // a failure that comes before the store starts reading from being an unhandled 'error' event.
       checked.on('error', () => {});
+      file.once('error', (error: Error) => checked.destroy(new RequestError(400, 'DOCUMENT.INVALID_MULTIPART', `the multipart body cannot be read: ${error.message}`)));
       resolve({ fileName: info.filename ?? 'document.pdf', stream: file.pipe(checked), metadata });
     });
     parser.on('error', (error: Error) => {

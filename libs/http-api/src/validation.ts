@@ -8,14 +8,27 @@ import { validateMetadata } from './metadata.js';
  * Request validators. Each returns a typed value or throws a RequestError naming the field and what to send
  * instead; the types of the validated requests are these functions' return types, not written twice.
  */
-const END_USER_ID = /^[A-Za-z0-9._@:+-]+$/;
+/** The characters of an end user id, and of every id the service issues (an id embeds its end user's, joined by '_'). */
+export const ID_PATTERN = /^[A-Za-z0-9._@:+-]+$/;
 
 export function validateEndUserId(raw: string | undefined): string {
   if (raw === undefined || raw.trim() === '') {
     throw new RequestError(400, 'REQUEST.MISSING_END_USER', 'the x-end-user-id header is required on this endpoint: send the id of the end user whose memories this request acts on');
   }
-  if (raw.length > REQUEST_LIMITS.endUserIdMaxChars || !END_USER_ID.test(raw)) {
+  if (raw.length > REQUEST_LIMITS.endUserIdMaxChars || !ID_PATTERN.test(raw)) {
     throw new RequestError(400, 'REQUEST.INVALID_END_USER', `x-end-user-id must be 1-${REQUEST_LIMITS.endUserIdMaxChars} characters of letters, digits and . _ @ : + -`);
+  }
+  return raw;
+}
+
+/**
+ * An id a request names (a job, memory, webhook or delivery), checked before it reaches a store: a store may refuse
+ * a long or odd id as a failure of its own (Elasticsearch limits ids to 512 bytes, a file name to 255), which would
+ * answer 5xx for what is the caller's mistake. `name` is the path or query parameter.
+ */
+export function validateId(raw: unknown, name: string): string {
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > REQUEST_LIMITS.idMaxChars || !ID_PATTERN.test(raw)) {
+    throw new RequestError(400, 'REQUEST.INVALID_ID', `${name} must be an id of 1-${REQUEST_LIMITS.idMaxChars} characters of letters, digits and . _ @ : + -`);
   }
   return raw;
 }

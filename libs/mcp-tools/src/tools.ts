@@ -3,12 +3,12 @@ import { basename } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MemoryError, MemoryTimeoutError, type MemoryClient, type SearchFilters, type UpdateRequest } from '@memory/sdk';
 import { errorCode, errorMessage, RequestError } from '@memory/platform';
 import { allowedFile } from './file-root.js';
-import type { ApiAnswer, MemoryApi } from './memory-api.js';
 
 export interface MemoryToolsOptions {
-  api: MemoryApi;
+  api: MemoryClient;
   /** Directory under which add_memory may read images and PDFs (MEMORY_MCP_FILE_ROOT); unset, no file is read. */
   fileRoot?: string;
   /** The longest get_job wait the service accepts (REQUEST_LIMITS.jobWaitMaxMs). */
@@ -47,7 +47,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
   }, (input) => answered(async () => {
     if ((input.text === undefined) === (input.filePath === undefined)) throw new RequestError(400, 'MCP.INVALID_INPUT', 'send exactly one of text or filePath');
     if (input.text !== undefined) {
-      return api.request('POST', '/v1/memory', {
+      return api.addMemory({
         source: { type: 'text', content: input.text, ...(input.timestamp ? { timestamp: input.timestamp } : {}) },
         ...(input.userContext !== undefined ? { userContext: input.userContext } : {}),
         ...(input.metadata ? { metadata: input.metadata } : {}),
@@ -58,14 +58,11 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
     const bytes = await readFile(path);
     if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
       if (input.userContext !== undefined) throw new RequestError(400, 'MCP.INVALID_INPUT', 'userContext applies to text and images; a PDF takes metadata only');
-      const form = new FormData();
-      if (input.metadata) form.append('metadata', JSON.stringify(input.metadata));
-      form.append('file', new Blob([bytes], { type: 'application/pdf' }), basename(path));
-      return api.upload('/v1/ingest/document/upload', form);
+      return api.uploadDocument({ file: bytes, filename: basename(path), ...(input.metadata ? { metadata: input.metadata } : {}) });
     }
     // Anything else goes to the image route, which decides whether it is an image the service reads (415 otherwise).
-    return api.request('POST', '/v1/memory/image', {
-      imageData: bytes.toString('base64'),
+    return api.addImageMemory({
+      imageData: bytes,
       ...(input.userContext !== undefined ? { userContext: input.userContext } : {}),
       ...(input.metadata ? { metadata: input.metadata } : {}),
     });
@@ -85,11 +82,12 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       filters: z.record(z.string(), z.unknown()).optional().describe('Only memories passing this filter: {"memory_type": "fact" | [...], "created_after", "created_before", '
         + '"event_after", "event_before" (ISO 8601 or epoch ms), "job_id", "metadata": {"key": value | {"in": [...]}}, "any": [filters], "not": filter}; every field must hold'),
     },
-  }, (input) => answered(() => api.request('POST', '/v1/search', {
+  }, (input) => answered(() => api.searchMemories({
     query: input.query,
     ...(input.strategy ? { strategy: input.strategy } : {}),
     options: { ...(input.limit !== undefined ? { limit: input.limit } : {}), ...(input.explain !== undefined ? { explain: input.explain } : {}) },
-    ...(input.filters ? { filters: input.filters } : {}),
+    // The service validates the filter and answers FILTER.* for a wrong one.
+    ...(input.filters ? { filters: input.filters as SearchFilters } : {}),
   })));
 
   server.registerTool('get_memory', {
@@ -97,7 +95,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
     description: 'Reads one memory of the current end user by its id (from search_memories, list_memories or a completed job\'s memoryIds). '
       + 'Returns {"id","payload":{"content","memory_type","created_at","version","metadata",...}}; MEMORY.NOT_FOUND when there is no such memory.',
     inputSchema: { id: z.string().min(1).describe('The memory id, e.g. mem_job_1732345678901_alice_0') },
-  }, (input) => answered(() => api.request('GET', `/v1/memories/${encodeURIComponent(input.id)}`)));
+  }, (input) => answered(() => api.getMemory(input.id)));
 
   server.registerTool('list_memories', {
     title: 'List memories',
@@ -115,15 +113,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       job_id: z.string().optional().describe('Only the memories one job made (e.g. the pages of one PDF)'),
       metadata: metadataSchema.optional().describe('Only memories whose metadata has each of these values'),
     },
-  }, (input) => answered(() => {
-    const query = new URLSearchParams();
-    const { memory_type: types, metadata, ...plain } = input;
-    for (const [name, value] of Object.entries(plain)) if (value !== undefined) query.set(name, String(value));
-    if (types?.length) query.set('memory_type', types.join(','));
-    for (const [key, value] of Object.entries(metadata ?? {})) query.set(`metadata.${key}`, String(value));
-    const search = query.toString();
-    return api.request('GET', `/v1/memories${search ? `?${search}` : ''}`);
-  }));
+  }, ({ memory_type: types, ...rest }) => answered(() => api.listMemories({ ...rest, ...(types?.length ? { memory_type: types } : {}) })));
 
   server.registerTool('update_memory', {
     title: 'Correct a memory',
@@ -138,7 +128,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       metadata: metadataSchema.nullable().optional().describe('Replaces the memory\'s metadata whole; null clears it'),
       timestamp: z.string().optional().describe('Moves the memory\'s reference time (ISO 8601)'),
     },
-  }, ({ id, ...change }) => answered(() => api.request('PATCH', `/v1/memories/${encodeURIComponent(id)}`, change)));
+  }, ({ id, ...change }) => answered(() => api.updateMemory(id, change as UpdateRequest)));
 
   server.registerTool('delete_memory', {
     title: 'Delete a memory',
@@ -146,7 +136,7 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       + 'something or it must no longer be used. Returns {"status":"Accepted","jobId"}; once get_job shows Completed, its '
       + 'receipt says what was removed where. Deleting again is harmless.',
     inputSchema: { id: z.string().min(1).describe('The memory id') },
-  }, (input) => answered(() => api.request('DELETE', `/v1/memories/${encodeURIComponent(input.id)}`)));
+  }, (input) => answered(() => api.deleteMemory(input.id)));
 
   const jobWaitMaxMs = options.jobWaitMaxMs ?? 30_000;
   server.registerTool('get_job', {
@@ -159,22 +149,23 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
       jobId: z.string().min(1).describe('The jobId an earlier tool returned'),
       waitMs: z.number().int().min(0).max(jobWaitMaxMs).optional().describe(`How long to wait for the job to end, in milliseconds (0-${jobWaitMaxMs})`),
     },
-  }, (input) => answered(() => api.request('GET', `/v1/jobs/${encodeURIComponent(input.jobId)}${input.waitMs ? `?waitMs=${input.waitMs}` : ''}`)));
+  }, (input) => answered(() => api.getJob(input.jobId, input.waitMs ? { waitMs: input.waitMs } : {})));
 
   return server;
 }
 
 /**
- * The service's answer as a tool result: a 2xx as its JSON body; any other status, a refusal of this layer, an
- * unreachable service or a file that cannot be read as a tool error (isError) with a stable code, so the agent reads
- * why instead of the protocol failing.
+ * The service's answer as a tool result: a 2xx as its JSON body; an error answer (the SDK's typed error, after its
+ * retries), a refusal of this layer, an unreachable service or a file that cannot be read as a tool error (isError)
+ * with the status and stable code, so the agent reads why instead of the protocol failing.
  */
-async function answered(call: () => Promise<ApiAnswer>): Promise<CallToolResult> {
-  const answer = await call().catch((error: unknown): ApiAnswer => ({
-    status: error instanceof RequestError ? error.status : 500,
-    body: { error: { code: errorCode(error), message: errorMessage(error) } },
-  }));
-  const failed = answer.status >= 400;
-  const text = JSON.stringify(failed ? { status: answer.status, ...(answer.body as object) } : answer.body);
-  return { content: [{ type: 'text', text }], ...(failed ? { isError: true } : {}) };
+async function answered(call: () => Promise<unknown>): Promise<CallToolResult> {
+  try {
+    return { content: [{ type: 'text', text: JSON.stringify(await call()) }] };
+  } catch (error) {
+    const text = JSON.stringify(error instanceof MemoryError
+      ? { status: error.status ?? (error instanceof MemoryTimeoutError ? 504 : 503), error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } }
+      : { status: error instanceof RequestError ? error.status : 500, error: { code: errorCode(error), message: errorMessage(error) } });
+    return { content: [{ type: 'text', text }], isError: true };
+  }
 }

@@ -5,3 +5,5 @@ export * from './config.js';
 export * from './lmdb-errors.js';
 export * from './lmdb-compaction.js';
 export * from './concurrency.js';
+export { seededRandom } from './seeded-random.js';
+export * from './resident-memory.js';

@@ -1,3 +1,5 @@
+import type { Scope } from './memory.js';
+
 /** The events a webhook endpoint may subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed', 'memory.updated', 'memory.deleted', 'user.erased'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -27,6 +29,8 @@ export interface WebhookDelivery {
   /** Also the `webhook-id` header: the same on every attempt, so a receiver can drop duplicates. */
   id: string;
   tenantId: string;
+  /** The end user whose job the event is about, so an erasure finds their deliveries. */
+  endUserId: string;
   webhookId: string;
   eventType: WebhookEventType;
   /** The JSON body as signed and sent. */
@@ -71,6 +75,10 @@ export interface WebhookStore {
    * endpoint never hides another endpoint's due delivery.
    */
   due(now: number, limit: number, busy?: ReadonlySet<string>): Promise<WebhookDelivery[]>;
+  /** Removes the deliveries about one end user created before `before` (erasure); returns how many. */
+  forgetUser(scope: Scope, before: number): Promise<number>;
+  /** Removes delivered and failed deliveries created before `before` (the delivery log's retention); returns how many. */
+  removeSettledBefore(before: number): Promise<number>;
   /** Removes every endpoint and delivery of one tenant; returns how many records. */
   forgetTenant(tenantId: string): Promise<number>;
   close(): Promise<void>;

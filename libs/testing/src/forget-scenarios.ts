@@ -185,7 +185,20 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
       const retry = await zoe.delete(`/v1/memories/${memoryIds[0]}`, headers);
       expect([first.status, retry.status]).to.deep.equal([202, 202]);
       expect(retry.body.jobId).to.equal(first.body.jobId);
-      expect((await zoe.delete(`/v1/users/zoe`, headers)).body.error.code).to.equal('IDEMPOTENCY.KEY_REUSED');
+      expect((await zoe.delete(`/v1/memories?job_id=${first.body.jobId}`, headers)).body.error.code).to.equal('IDEMPOTENCY.KEY_REUSED');
+    });
+
+    it('answers a retried erasure with the same Idempotency-Key with the first job, also once it has completed', async () => {
+      const yann = as('yann');
+      await ingestText(yann, 'Yann waters the ferns on Sundays.');
+      const headers = { 'idempotency-key': 'erase-yann-1' };
+      const first = await yann.delete('/v1/users/yann', headers);
+      expect(first.status, JSON.stringify(first.body)).to.equal(202);
+      expect((await waitForJob(yann, first.body.jobId)).status).to.equal('Completed');
+      const retry = await yann.delete('/v1/users/yann', headers);
+      expect(retry.status).to.equal(202);
+      expect(retry.headers.get('idempotent-replayed')).to.equal('true');
+      expect(retry.body.jobId).to.equal(first.body.jobId);
     });
 
     it('refuses malformed requests with stable codes', async () => {

@@ -4,11 +4,17 @@ export interface HasUrl {
   url: string;
 }
 
+export interface Answer {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
 export interface Caller {
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-  delete(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
-  patch(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  get(path: string, headers?: Record<string, string>): Promise<Answer>;
+  delete(path: string, headers?: Record<string, string>): Promise<Answer>;
+  patch(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
 }
 
 /** HTTP calls as one tenant (API key) and one end user. */

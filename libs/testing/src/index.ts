@@ -29,3 +29,5 @@ export { describeUpdateScenarios } from './update-scenarios.js';
 export * from './webhook-store-contract.js';
 export * from './webhook-scenarios.js';
 export { describeMcpScenarios, mcpFileRoot, type McpScenarioOptions } from './mcp-scenarios.js';
+export { describeTenancyScenarios } from './tenancy-scenarios.js';
+export { describeSdkScenarios, type SdkScenarioOptions } from './sdk-scenarios.js';

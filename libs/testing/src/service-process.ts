@@ -20,6 +20,18 @@ export interface ServiceProcessOptions {
   startTimeoutMs?: number;
 }
 
+/** The service processes running now, whose output a failed test shows. */
+const running = new Set<ServiceProcess>();
+
+// A failed test shows the last lines of every service process then running (warnings and errors at the tests' log
+// level): a 503 in CI is otherwise a status without its cause. Registered as mocha's root hook when loaded by mocha.
+if (typeof globalThis.afterEach === 'function') {
+  globalThis.afterEach(function () {
+    if (this.currentTest?.state !== 'failed') return;
+    for (const service of running) process.stderr.write(`\n--- last output of ${service.describe()} ---\n${service.logs().split('\n').slice(-60).join('\n')}\n---\n`);
+  });
+}
+
 /** A service process on a fresh (or given) data dir and a free port, started as a user would start it. */
 export class ServiceProcess {
   url = '';
@@ -51,6 +63,8 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    running.add(this);
+    child.once('exit', () => running.delete(this));
     child.stdout!.on('data', (d: Buffer) => { this.output += d.toString(); });
     child.stderr!.on('data', (d: Buffer) => { this.output += d.toString(); });
     // A service that dies under a test shows up as refused connections; say why it died, with its last words.
@@ -87,6 +101,10 @@ export class ServiceProcess {
 
   logs(): string {
     return this.output;
+  }
+
+  describe(): string {
+    return [this.options.entry.split('/').slice(-3).join('/'), ...(this.options.args ?? [])].join(' ');
   }
 
   cleanup(): void {

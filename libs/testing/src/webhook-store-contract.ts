@@ -22,9 +22,10 @@ export function describeWebhookStoreContract(adapterName: string, factory: Store
       secrets: [{ secret: `whsec_${id}`, expiresAt: null }],
       createdAt,
     });
-    const delivery = (id: string, webhookId: string, nextAttemptAt: number, tenantId = tenant): WebhookDelivery => ({
+    const delivery = (id: string, webhookId: string, nextAttemptAt: number, tenantId = tenant, endUserId = 'ann'): WebhookDelivery => ({
       id,
       tenantId,
+      endUserId,
       webhookId,
       eventType: 'job.completed',
       body: `{"type":"job.completed","id":"${id}"}`,
@@ -117,6 +118,38 @@ export function describeWebhookStoreContract(adapterName: string, factory: Store
       expect(await store.listDeliveries(tenant, 'wh_1', 10)).to.deep.equal([]);
       expect(ours(await store.due(T0 + 10, 100))).to.deep.equal(['z']);
       expect(await store.deleteEndpoint(tenant, 'wh_1')).to.equal(false);
+    });
+
+    it('forgets the deliveries about one end user created before the erasure, and no one else\'s', async () => {
+      await store.createEndpoint(endpoint('wh_1'));
+      await store.createEndpoint(endpoint('wh_2'));
+      await store.createEndpoint(endpoint('wh_9', other));
+      await store.enqueue(delivery('ann-1', 'wh_1', T0));
+      await store.enqueue(delivery('ann-2', 'wh_2', T0 + 1));
+      await store.enqueue(delivery('ann-after', 'wh_1', T0 + 10));
+      await store.enqueue(delivery('bob-1', 'wh_1', T0, tenant, 'bob'));
+      await store.enqueue(delivery('ann-other-tenant', 'wh_9', T0, other));
+      expect(await store.forgetUser({ tenantId: tenant, endUserId: 'ann' }, T0 + 10)).to.equal(2);
+      expect((await store.listDeliveries(tenant, 'wh_1', 10)).map((d) => d.id)).to.deep.equal(['ann-after', 'bob-1']);
+      expect(await store.listDeliveries(tenant, 'wh_2', 10)).to.deep.equal([]);
+      expect((await store.listDeliveries(other, 'wh_9', 10)).map((d) => d.id)).to.deep.equal(['ann-other-tenant']);
+      expect(ours(await store.due(T0 + 100, 100)).sort()).to.deep.equal(['ann-other-tenant', 'bob-1']);
+      expect(await store.forgetUser({ tenantId: tenant, endUserId: 'ann' }, T0 + 10)).to.equal(0);
+    });
+
+    it('sweeps delivered and failed deliveries created before the retention cut, never pending ones', async () => {
+      await store.createEndpoint(endpoint('wh_1'));
+      await store.createEndpoint(endpoint('wh_9', other));
+      for (const [id, state, at, tenantId] of [
+        ['old-delivered', 'delivered', T0, tenant], ['old-failed', 'failed', T0, tenant], ['old-pending', 'pending', T0, tenant],
+        ['new-delivered', 'delivered', T0 + 100, tenant], ['other-old', 'delivered', T0, other],
+      ] as const) {
+        await store.enqueue(delivery(id, tenantId === tenant ? 'wh_1' : 'wh_9', at, tenantId));
+        if (state !== 'pending') await store.updateDelivery(tenantId, tenantId === tenant ? 'wh_1' : 'wh_9', id, (d) => ({ ...d, state, nextAttemptAt: null }));
+      }
+      await store.removeSettledBefore(T0 + 50);
+      expect((await store.listDeliveries(tenant, 'wh_1', 10)).map((d) => d.id).sort()).to.deep.equal(['new-delivered', 'old-pending']);
+      expect(await store.listDeliveries(other, 'wh_9', 10)).to.deep.equal([]);
     });
 
     it('forgets a whole tenant, endpoints and deliveries, and no other', async () => {

@@ -93,13 +93,17 @@ interface KafkaJSErrorLike {
   message?: unknown;
 }
 
-/** The error kafkajs hides behind its retry and aggregate wrappers (and behind our mapping of it). */
+/**
+ * The error kafkajs hides behind its retry and aggregate wrappers (and behind our mapping of it). kafkajs's retrier
+ * wraps whatever an inner retrier gave up on in a KafkaJSNonRetriableError whose cause is the real failure (a
+ * refused connection while the broker is down, say): that cause decides, not the wrapper's retriable=false.
+ */
 function innermost(error: unknown): unknown {
   let current = error;
   for (let depth = 0; depth < 5; depth++) {
     const e = current as KafkaJSErrorLike | null;
     if (current instanceof MemoryServiceError && current.cause) current = current.cause;
-    else if (e?.name === 'KafkaJSNumberOfRetriesExceeded' && e.cause) current = e.cause;
+    else if ((e?.name === 'KafkaJSNumberOfRetriesExceeded' || e?.name === 'KafkaJSNonRetriableError') && e.cause && e.cause !== current) current = e.cause;
     else if (e?.name === 'KafkaJSAggregateError' && Array.isArray(e.errors) && e.errors.length > 0) current = e.errors[0];
     else break;
   }

@@ -1,6 +1,6 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { lmdbError, MemoryServiceError } from '@memory/platform';
-import type { WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
+import type { Scope, WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
 
 type EndpointKey = [tenantId: string, id: string];
 type DeliveryKey = [tenantId: string, webhookId: string, id: string];
@@ -9,6 +9,8 @@ type DueKey = [nextAttemptAt: number, tenantId: string, webhookId: string, id: s
 // ordered-binary separates array elements by a 0 byte that strings never contain, so 0xff after a prefix sorts
 // above every key under that prefix.
 const AFTER_ALL = new Uint8Array([0xff]);
+/** Deliveries removed per write transaction by a sweep, so a long sweep never holds LMDB's one writer for long. */
+const REMOVE_SLICE = 1_000;
 
 /** What a change callback threw, carried out of the write transaction untouched. */
 class ChangeFailed {
@@ -131,6 +133,17 @@ export class EmbeddedWebhookStore implements WebhookStore {
     });
   }
 
+  async forgetUser(scope: Scope, before: number): Promise<number> {
+    checkTenant(scope.tenantId);
+    return this.removeWhere(`forget the deliveries of ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] }, (delivery) =>
+      delivery.endUserId === scope.endUserId && delivery.createdAt < before,
+    );
+  }
+
+  removeSettledBefore(before: number): Promise<number> {
+    return this.removeWhere('remove settled deliveries', {}, (delivery) => delivery.state !== 'pending' && delivery.createdAt < before);
+  }
+
   forgetTenant(tenantId: string): Promise<number> {
     checkTenant(tenantId);
     return this.write(`forget tenant ${tenantId}`, () => {
@@ -162,6 +175,26 @@ export class EmbeddedWebhookStore implements WebhookStore {
       this.deliveries.remove(key);
     }
     return found.length;
+  }
+
+  /** Removes the deliveries of a range that pass the test, in write transactions of a slice each; returns how many. */
+  private async removeWhere(what: string, range: { start?: Key; end?: Key }, test: (delivery: WebhookDelivery) => boolean): Promise<number> {
+    const keys = await this.read(what, () => [...this.deliveries.getRange(range).filter(({ value }) => test(value)).map(({ key }) => key as DeliveryKey)]);
+    let removed = 0;
+    for (let start = 0; start < keys.length; start += REMOVE_SLICE) {
+      removed += await this.write(what, () => {
+        let count = 0;
+        for (const key of keys.slice(start, start + REMOVE_SLICE)) {
+          const delivery = this.deliveries.get(key);
+          if (!delivery || !test(delivery)) continue;
+          if (delivery.state === 'pending' && delivery.nextAttemptAt !== null) this.dueIndex.remove(dueKey(delivery));
+          this.deliveries.remove(key);
+          count += 1;
+        }
+        return count;
+      });
+    }
+    return removed;
   }
 
   private async read<T>(what: string, body: () => T): Promise<T> {

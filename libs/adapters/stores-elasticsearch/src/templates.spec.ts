@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { resolveElasticsearchStoresOptions } from './options.js';
-import { indexTemplates, memoryMapping, SCHEMA_VERSION } from './templates.js';
+import { indexTemplates, memoryMapping, SCHEMA_VERSION, webhookDeliveryMapping } from './templates.js';
 
 const settings = (overrides = {}) => resolveElasticsearchStoresOptions({ node: 'http://127.0.0.1:9200', dims: 384, ...overrides });
 
@@ -35,8 +35,12 @@ describe('index templates', () => {
   it('maps the metadata values, as strings, in one flattened field (schema 3)', () => {
     const mapping = memoryMapping(settings());
     expect(mapping.properties!['metadataText']).to.deep.equal({ type: 'flattened' });
-    expect(SCHEMA_VERSION).to.equal(3);
-    expect(mapping._meta).to.deep.equal({ schemaVersion: 3, dims: 384 });
+    expect(mapping._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION, dims: 384 });
+  });
+
+  it('maps the end user of a webhook delivery, so an erasure finds theirs (schema 4)', () => {
+    expect(SCHEMA_VERSION).to.equal(4);
+    expect(webhookDeliveryMapping().properties!['endUserId']).to.deep.equal({ type: 'keyword' });
   });
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {

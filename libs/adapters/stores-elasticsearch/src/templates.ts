@@ -5,9 +5,10 @@ import type { ElasticsearchStoresSettings } from './options.js';
 /**
  * Bumped whenever a mapping below changes; stored as the template's version and in the index _meta. An index of an
  * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers. 3: metadataText
- * (no document before it has metadata, so there is nothing to fill).
+ * (no document before it has metadata, so there is nothing to fill). 4: endUserId of webhook deliveries (those from
+ * before carry none; the delivery log's retention removes them).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -157,7 +158,7 @@ export function webhookDeliveryMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION },
-    properties: { tenantId: keyword, webhookId: keyword, endpointKey: keyword, id: keyword, state: keyword, nextAttemptAt: { type: 'long' }, createdAt: { type: 'long' } },
+    properties: { tenantId: keyword, endUserId: keyword, webhookId: keyword, endpointKey: keyword, id: keyword, state: keyword, nextAttemptAt: { type: 'long' }, createdAt: { type: 'long' } },
   };
 }
 

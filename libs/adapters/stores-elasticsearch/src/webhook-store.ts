@@ -1,6 +1,6 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import type { WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
+import type { Scope, WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
 import type { SharedClient } from './client.js';
 import { deleteMatching } from './delete-matching.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
@@ -116,6 +116,21 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     const query = { bool: { filter: [{ term: { state: 'pending' } }, { range: { nextAttemptAt: { lte: now } } }], must_not: busy.size ? [{ terms: { webhookId: [...busy] } }] : [] } };
     // Collapsed on the endpoint: its earliest due delivery only.
     return this.search('read due webhook deliveries', query, [{ nextAttemptAt: 'asc' }], limit, { field: 'endpointKey' });
+  }
+
+  forgetUser(scope: Scope, before: number): Promise<number> {
+    checkTenant(scope.tenantId);
+    this.checkOpen();
+    return deleteMatching(this.client, FAMILY, `forget the webhook deliveries of ${scope.tenantId}/${scope.endUserId}`, this.indices.deliveries, {
+      bool: { filter: [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }, { range: { createdAt: { lt: before } } }] },
+    });
+  }
+
+  removeSettledBefore(before: number): Promise<number> {
+    this.checkOpen();
+    return deleteMatching(this.client, FAMILY, 'remove settled webhook deliveries', this.indices.deliveries, {
+      bool: { filter: [{ terms: { state: ['delivered', 'failed'] } }, { range: { createdAt: { lt: before } } }] },
+    });
   }
 
   async forgetTenant(tenantId: string): Promise<number> {

@@ -1,4 +1,5 @@
 import { REQUEST_LIMITS } from '../limits.js';
+import { ID_PATTERN } from '../validation.js';
 import { OPERATIONS, type OperationSpec, type ResponseSpec } from './operations.js';
 import { COMPONENT_SCHEMAS } from './schemas.js';
 
@@ -22,7 +23,7 @@ export const HEADER_PARAMETERS = {
   EndUserId: {
     name: 'x-end-user-id', in: 'header',
     description: `The end user whose memories the request acts on: 1-${REQUEST_LIMITS.endUserIdMaxChars} characters of letters, digits and . _ @ : + - (REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER).`,
-    schema: { type: 'string', minLength: 1, maxLength: REQUEST_LIMITS.endUserIdMaxChars, pattern: '^[A-Za-z0-9._@:+-]+$' },
+    schema: { type: 'string', minLength: 1, maxLength: REQUEST_LIMITS.endUserIdMaxChars, pattern: ID_PATTERN.source },
   },
   EndUserTimeZone: {
     name: 'x-end-user-timezone', in: 'header', required: false,
@@ -57,17 +58,28 @@ function response(spec: ResponseSpec): Json {
 /** What every authenticated route may also answer: a key problem, or an engine that is down. */
 const AUTH_RESPONSES: Record<number, ResponseSpec> = {
   401: { description: 'No API key, a malformed Authorization header, or an unknown key.', schema: 'Error', codes: ['AUTH.MISSING_KEY', 'AUTH.MALFORMED', 'AUTH.INVALID_KEY'] },
-  503: { description: 'A store or the log failed; nothing was accepted, retry with backoff.', schema: 'Error', codes: ['SERVICE.UNAVAILABLE', 'SEARCH.UNAVAILABLE'] },
+  503: { description: 'A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least).', schema: 'Error', codes: ['SERVICE.UNAVAILABLE', 'SEARCH.UNAVAILABLE'], headers: ['Retry-After'] },
 };
+
+/** An end user id in a path is checked as the header is; every other path parameter is an id (REQUEST.INVALID_ID). */
+function pathParamSchema(name: string): Json {
+  if (name === 'endUserId') return HEADER_PARAMETERS.EndUserId.schema;
+  return { type: 'string', minLength: 1, maxLength: REQUEST_LIMITS.idMaxChars, pattern: ID_PATTERN.source };
+}
+
+function withCode(answer: ResponseSpec | undefined, code: string, description: string): ResponseSpec {
+  return answer ? { ...answer, codes: [...(answer.codes ?? []), code] } : { description, schema: 'Error', codes: [code] };
+}
 
 function operation(spec: OperationSpec): Json {
   const parameters: Json[] = [];
-  for (const [name, description] of Object.entries(spec.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } });
+  for (const [name, description] of Object.entries(spec.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, description, schema: pathParamSchema(name) });
   for (const [name, query] of Object.entries(spec.query ?? {})) parameters.push({ name, in: 'query', required: query.required ?? false, description: query.description, schema: query.schema });
   if (spec.headers?.endUser) parameters.push({ ...HEADER_PARAMETERS.EndUserId, required: spec.headers.endUser === 'required' });
   if (spec.headers?.timeZone) parameters.push(HEADER_PARAMETERS.EndUserTimeZone);
   if (spec.headers?.idempotencyKey) parameters.push(HEADER_PARAMETERS.IdempotencyKey);
   const responses = { ...spec.responses, ...(spec.auth ? AUTH_RESPONSES : {}) };
+  if (Object.keys(spec.pathParams ?? {}).some((name) => name !== 'endUserId')) responses[400] = withCode(responses[400], 'REQUEST.INVALID_ID', 'A path id is malformed.');
   return {
     operationId: spec.operationId,
     summary: spec.summary,

@@ -77,7 +77,7 @@ export const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get', path: '/health/ready', operationId: 'getReadiness', summary: 'Readiness: the model, the log and the stages are up, with the lag of each consumer group.', tag: 'health', auth: false,
-    responses: { 200: { description: 'Ready.', schema: 'Readiness' }, 503: { description: 'Still starting, or an engine is down.', schema: 'Readiness' } },
+    responses: { 200: { description: 'Ready.', schema: 'Readiness' }, 503: { description: 'Still starting, or an engine is down.', schema: 'Readiness', headers: ['Retry-After'] } },
   },
   {
     method: 'post', path: '/v1/memory', operationId: 'addMemory', summary: 'Ingest a text memory.', tag: 'ingestion', auth: true,
@@ -86,7 +86,7 @@ export const OPERATIONS: OperationSpec[] = [
     responses: {
       202: accepted,
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'INGEST.INVALID_SOURCE_TYPE', 'INGEST.MISSING_CONTENT', 'INGEST.INVALID_TIMESTAMP', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
-      409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
+      409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       413: error('Over a limit.', [...JSON_BODY_ERRORS[413], 'INGEST.TOO_LARGE']),
       415: error('Not JSON.', JSON_BODY_ERRORS[415]),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
@@ -99,7 +99,7 @@ export const OPERATIONS: OperationSpec[] = [
     responses: {
       202: { ...accepted, links: { ...accepted.links, preview: link('getImagePreview', { jobId: '$response.body#/jobId' }) } },
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], 'REQUEST.INVALID_FIELD', ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'IMAGE.MISSING_DATA', 'IMAGE.INVALID_BASE64', 'IMAGE.UNREADABLE', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
-      409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
+      409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       413: error('Over a limit.', [...JSON_BODY_ERRORS[413], 'INGEST.TOO_LARGE', 'IMAGE.TOO_LARGE', 'IMAGE.TOO_MANY_PIXELS']),
       415: error('Not JSON, or not an image we accept.', [...JSON_BODY_ERRORS[415], 'IMAGE.UNSUPPORTED_FORMAT', 'IMAGE.UNREADABLE']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
@@ -122,7 +122,7 @@ export const OPERATIONS: OperationSpec[] = [
     responses: {
       202: accepted,
       400: error('The request cannot be read.', [...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'DOCUMENT.MISSING_FILE', 'DOCUMENT.INVALID_MULTIPART', 'METADATA.INVALID', 'METADATA.TOO_LARGE', ...IDEMPOTENCY_ERRORS[400]]),
-      409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
+      409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       413: error(`The PDF is over MEMORY_MAX_DOCUMENT_BYTES (default ${REQUEST_LIMITS.documentMaxBytes}).`, ['DOCUMENT.TOO_LARGE']),
       415: error('Not multipart/form-data, or the file is not a PDF.', ['REQUEST.UNSUPPORTED_MEDIA_TYPE', 'DOCUMENT.UNSUPPORTED_TYPE', 'DOCUMENT.NOT_PDF']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
@@ -200,7 +200,7 @@ export const OPERATIONS: OperationSpec[] = [
       202: accepted,
       400: error('Headers.', [...END_USER_ERRORS, ...IDEMPOTENCY_ERRORS[400]]),
       404: error('The id cannot be one of this end user\'s memories.', ['MEMORY.NOT_FOUND']),
-      409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
+      409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
     },
   },
@@ -211,7 +211,7 @@ export const OPERATIONS: OperationSpec[] = [
     responses: {
       202: accepted,
       400: error('No job_id, one that is not a job id of this end user, or headers.', [...END_USER_ERRORS, 'FORGET.MISSING_JOB_ID', 'FORGET.INVALID_JOB_ID', ...IDEMPOTENCY_ERRORS[400]]),
-      409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
+      409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
     },
   },
@@ -222,7 +222,7 @@ export const OPERATIONS: OperationSpec[] = [
     responses: {
       202: accepted,
       400: error('An end user id that cannot be one, or another one in x-end-user-id.', [...END_USER_ERRORS, 'FORGET.END_USER_MISMATCH', ...IDEMPOTENCY_ERRORS[400]]),
-      409: error('The first request with this Idempotency-Key is still being answered.', IDEMPOTENCY_ERRORS[409], ['Retry-After']),
+      409: error('The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted.', [...IDEMPOTENCY_ERRORS[409], 'REQUEST.END_USER_ERASED'], ['Retry-After']),
       422: error('This Idempotency-Key was used for a different request.', IDEMPOTENCY_ERRORS[422]),
     },
   },

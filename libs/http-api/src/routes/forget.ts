@@ -3,7 +3,7 @@ import { RequestError } from '@memory/platform';
 import type { Scope } from '@memory/ports';
 import type { Forgetting } from '../forgetting.js';
 import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, type Idempotency } from '../idempotency.js';
-import { validateEndUserId } from '../validation.js';
+import { validateEndUserId, validateId } from '../validation.js';
 import { scopeOf, sendOutcome } from './guards.js';
 
 /**
@@ -24,7 +24,7 @@ export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): 
   };
   router.delete('/v1/memories/:id', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const memoryId = req.params['id'] as string;
+    const memoryId = validateId(req.params['id'], 'id');
     await answer(req, res, scope, 'DELETE /v1/memories/{id}', memoryId, () => forgetting.forgetMemory(scope, memoryId));
   });
   router.delete('/v1/memories', async (req, res) => {
@@ -42,7 +42,10 @@ export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): 
       throw new RequestError(400, 'FORGET.END_USER_MISMATCH', 'x-end-user-id, when sent, must name the end user being erased');
     }
     const scope = { tenantId: res.locals['tenantId'] as string, endUserId };
-    await answer(req, res, scope, 'DELETE /v1/users/{id}', endUserId, () => forgetting.eraseUser(scope));
+    // The erasure removes the end user's Idempotency-Key records, so its own key is kept beside them, under a name no
+    // end user id can take ('/' is not allowed in one): a retry after the erasure still gets the first job.
+    const keyScope = { tenantId: scope.tenantId, endUserId: `erasure/${endUserId}` };
+    await answer(req, res, keyScope, 'DELETE /v1/users/{id}', endUserId, () => forgetting.eraseUser(scope));
   });
   return router;
 }

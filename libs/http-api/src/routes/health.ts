@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { retryAfterHeader } from '../error-handler.js';
 
 export interface Readiness {
   ready: boolean;
@@ -15,7 +16,10 @@ export function healthRoutes(readiness: () => Promise<Readiness>): Router {
   });
   router.get('/health/ready', async (_req, res) => {
     const state = await readiness();
-    res.status(state.ready ? 200 : 503).json({ status: state.ready ? 'ready' : 'starting', checks: state.checks, lag: state.lag });
+    const status = state.ready ? 200 : 503;
+    const headers = retryAfterHeader(status);
+    if (headers) res.set(headers);
+    res.status(status).json({ status: state.ready ? 'ready' : 'starting', checks: state.checks, lag: state.lag });
   });
   return router;
 }

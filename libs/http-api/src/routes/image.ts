@@ -5,7 +5,7 @@ import { imageBlobKeys } from '@memory/contracts';
 import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, type Idempotency } from '../idempotency.js';
 import type { Ingestion } from '../ingestion.js';
 import { REQUEST_LIMITS } from '../limits.js';
-import { validateImageIngest, validateTimeZone } from '../validation.js';
+import { validateId, validateImageIngest, validateTimeZone } from '../validation.js';
 import { requireJson, scopeOf, sendOutcome } from './guards.js';
 
 const PREVIEW_PATH = '/v1/memory/image/:jobId/preview';
@@ -36,7 +36,7 @@ export function imageRoutes(ingestion: Ingestion, idempotency: Idempotency, blob
 
   router.get(PREVIEW_PATH, async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const jobId = String(req.params['jobId']);
+    const jobId = validateId(req.params['jobId'], 'jobId');
     const key = imageBlobKeys(scope.tenantId, scope.endUserId, jobId).preview;
     const info = await blobs.head(key);
     if (!info) throw new RequestError(404, 'IMAGE.PREVIEW_NOT_FOUND', `no preview for job ${jobId} of this end user`);

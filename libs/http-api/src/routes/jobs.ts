@@ -3,6 +3,7 @@ import { RequestError } from '@memory/platform';
 import type { JobRecord, JobStore } from '@memory/ports';
 import { jobWhenSettled } from '../job-wait.js';
 import { REQUEST_LIMITS } from '../limits.js';
+import { validateId } from '../validation.js';
 
 /**
  * GET /v1/jobs/{jobId}: beyond the interface, the state of a job of the caller's tenant. With `waitMs` it is a long
@@ -11,13 +12,14 @@ import { REQUEST_LIMITS } from '../limits.js';
 export function jobRoutes(jobs: JobStore): Router {
   const router = Router();
   router.get('/v1/jobs/:jobId', async (req, res) => {
+    const jobId = validateId(req.params['jobId'], 'jobId');
     const waitMs = waitOf(req.query['waitMs']);
-    const read = () => jobs.get(res.locals['tenantId'] as string, req.params['jobId'] as string);
+    const read = () => jobs.get(res.locals['tenantId'] as string, jobId);
     const clientGone = new AbortController();
     res.on('close', () => clientGone.abort());
     const endUserId = req.header('x-end-user-id');
     const visible = (found: JobRecord | null): found is JobRecord => found !== null && (endUserId === undefined || endUserId === found.endUserId);
-    const notFound = () => new RequestError(404, 'JOB.NOT_FOUND', `no job ${req.params['jobId']} for this API key`);
+    const notFound = () => new RequestError(404, 'JOB.NOT_FOUND', `no job ${jobId} for this API key`);
     // Whose job it is is settled before any wait, so another end user's job answers 404 as fast as a missing one.
     const first = await read();
     if (!visible(first)) throw notFound();

@@ -3,6 +3,7 @@ import type { VectorStore } from '@memory/ports';
 import { toPayload } from '@memory/search';
 import { encodeCursor, validateListRequest } from '../list-request.js';
 import { memoryNotFound } from '../updating.js';
+import { validateId } from '../validation.js';
 import { scopeOf } from './guards.js';
 
 /** Paths the read routes answer, GET only: what the edge relays to the search app in the distributed mode. */
@@ -29,14 +30,14 @@ export function memoryReadRoutes(vectors: VectorStore): Router {
   });
   router.get('/v1/memories/:id', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const id = String(req.params['id']);
+    const id = validateId(req.params['id'], 'id');
     const [memory] = await vectors.get(scope, [id]);
     if (!memory) throw memoryNotFound(id);
     res.json({ id: memory.id, payload: toPayload(memory) });
   });
   router.get('/v1/memories/:id/history', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    const id = String(req.params['id']);
+    const id = validateId(req.params['id'], 'id');
     const versions = await vectors.history(scope, id);
     if (!versions) throw memoryNotFound(id);
     res.json({ data: versions.map(({ version, content, changedAt, cause }) => ({ version, content, changedAt, cause })) });

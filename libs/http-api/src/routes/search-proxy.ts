@@ -41,6 +41,9 @@ function relay(base: string) {
     res.status(upstream.status);
     const contentType = upstream.headers.get('content-type');
     if (contentType) res.type(contentType);
+    // The search app's 503 says when to come back; the client hears the same.
+    const retryAfter = upstream.headers.get('retry-after');
+    if (retryAfter) res.setHeader('retry-after', retryAfter);
     res.send(Buffer.from(await upstream.arrayBuffer()));
   };
 }

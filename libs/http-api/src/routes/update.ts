@@ -2,7 +2,7 @@ import { Router, json } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, requestFingerprint, type Idempotency } from '../idempotency.js';
 import { REQUEST_LIMITS } from '../limits.js';
 import type { Updating } from '../updating.js';
-import { validateTimeZone, validateUpdate } from '../validation.js';
+import { validateId, validateTimeZone, validateUpdate } from '../validation.js';
 import { requireJson, scopeOf, sendOutcome } from './guards.js';
 
 /**
@@ -15,7 +15,7 @@ export function updateRoutes(updating: Updating, idempotency: Idempotency): Rout
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const timeZone = validateTimeZone(req.header('x-end-user-timezone'));
     const change = validateUpdate(req.body);
-    const memoryId = String(req.params['id']);
+    const memoryId = validateId(req.params['id'], 'id');
     const outcome = await idempotency.run({
       scope,
       key: req.header(IDEMPOTENCY_KEY_HEADER),

@@ -4,6 +4,7 @@ import { objectOf, RequestError } from '@memory/platform';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint, type WebhookEventType, type WebhookStore } from '@memory/ports';
 import { checkWebhookTarget, newWebhookSecret, parseWebhookUrl, type RetrySchedule } from '@memory/stage-webhook-dispatcher';
 import { REQUEST_LIMITS } from '../limits.js';
+import { validateId } from '../validation.js';
 import { requireJson } from './guards.js';
 
 export interface WebhookRouteDeps {
@@ -28,9 +29,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   const now = deps.now ?? Date.now;
   const router = Router();
   const tenantOf = (res: { locals: Record<string, unknown> }) => res.locals['tenantId'] as string;
+  const webhookIdOf = (req: Request) => validateId(req.params['webhookId'], 'webhookId');
   const endpointOf = async (req: Request, tenantId: string) => {
-    const endpoint = await store.getEndpoint(tenantId, String(req.params['webhookId']));
-    if (!endpoint) throw new RequestError(404, 'WEBHOOK.NOT_FOUND', `no webhook ${String(req.params['webhookId'])} for this API key`);
+    const webhookId = webhookIdOf(req);
+    const endpoint = await store.getEndpoint(tenantId, webhookId);
+    if (!endpoint) throw new RequestError(404, 'WEBHOOK.NOT_FOUND', `no webhook ${webhookId} for this API key`);
     return endpoint;
   };
 
@@ -63,14 +66,15 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   router.post('/v1/webhooks/:webhookId/rotate-secret', async (req, res) => {
     const at = now();
     const secret = newWebhookSecret();
-    const rotated = await store.updateEndpoint(tenantOf(res), String(req.params['webhookId']), (current) => ({
+    const webhookId = webhookIdOf(req);
+    const rotated = await store.updateEndpoint(tenantOf(res), webhookId, (current) => ({
       ...current,
       secrets: [
         { secret, expiresAt: null },
         ...current.secrets.map((old) => ({ secret: old.secret, expiresAt: old.expiresAt ?? at + SECRET_GRACE_MS })).filter((old) => old.expiresAt > at),
       ],
     }));
-    if (!rotated) throw new RequestError(404, 'WEBHOOK.NOT_FOUND', `no webhook ${String(req.params['webhookId'])} for this API key`);
+    if (!rotated) throw new RequestError(404, 'WEBHOOK.NOT_FOUND', `no webhook ${webhookId} for this API key`);
     res.json({ id: rotated.id, secret, previousSecretsExpireAt: new Date(at + SECRET_GRACE_MS).toISOString() });
   });
 
@@ -81,15 +85,16 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
 
   router.post('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver', async (req, res) => {
     const endpoint = await endpointOf(req, tenantOf(res));
+    const deliveryId = validateId(req.params['deliveryId'], 'deliveryId');
     const at = now();
-    const redelivered = await store.updateDelivery(endpoint.tenantId, endpoint.id, String(req.params['deliveryId']), (current) => ({
+    const redelivered = await store.updateDelivery(endpoint.tenantId, endpoint.id, deliveryId, (current) => ({
       ...current,
       state: 'pending',
       nextAttemptAt: at,
       retryUntil: at + deps.schedule.windowMs,
       updatedAt: at,
     }));
-    if (!redelivered) throw new RequestError(404, 'WEBHOOK.DELIVERY_NOT_FOUND', `no delivery ${String(req.params['deliveryId'])} of this webhook`);
+    if (!redelivered) throw new RequestError(404, 'WEBHOOK.DELIVERY_NOT_FOUND', `no delivery ${deliveryId} of this webhook`);
     res.status(202).json(deliveryView(redelivered));
   });
   return router;

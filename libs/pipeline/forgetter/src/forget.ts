@@ -12,6 +12,8 @@ export interface ForgetDeps extends MemoryStores {
   keys: Pick<Keyring, 'forget' | 'erase' | 'scrub'>;
   /** The end user's idempotency records, when the process keeps them. */
   idempotency?: { forgetUser(scope: Scope): Promise<number> };
+  /** Webhook deliveries about the end user's jobs (ids, no content), when the process keeps them. */
+  webhooks?: { forgetUser(scope: Scope, before: number): Promise<number> };
 }
 
 const LOG_NOTE = (keys: number) =>
@@ -89,11 +91,13 @@ async function eraseUser(scope: Scope, request: ForgetRequested, deps: ForgetDep
   const blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId), (key) => covered(jobOfBlobKey(key)));
   const jobRecords = await deps.jobs.erase(scope, before);
   const idempotency = deps.idempotency ? await deps.idempotency.forgetUser(scope) : null;
+  const deliveries = deps.webhooks ? await deps.webhooks.forgetUser(scope, before) : null;
   return receipt(memories, [
     ...removed,
     { store: 'blobs', what: 'objects (originals, previews, PDFs)', count: blobs },
     { store: 'jobs', what: 'job records', count: jobRecords },
     ...(idempotency === null ? [] : [{ store: 'idempotency', what: 'idempotency records', count: idempotency }]),
+    ...(deliveries === null ? [] : [{ store: 'webhooks', what: 'webhook deliveries about their jobs', count: deliveries }]),
     { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
   ], keysDestroyed);
 }

@@ -17,6 +17,8 @@ export interface DelivererOptions {
   timeoutMs?: number;
   /** Most attempts under way at once, across every tenant. */
   concurrency?: number;
+  /** How long delivered and failed deliveries stay in the delivery log; swept hourly. */
+  retentionMs: number;
   now?: () => number;
 }
 
@@ -25,6 +27,7 @@ export interface Deliverer {
 }
 
 const USER_AGENT = 'memory-service-webhooks/1';
+const SWEEP_EVERY_MS = 3_600_000;
 
 /**
  * Sends due deliveries from the queue in the store. Each attempt is leased first (its next attempt moved past the
@@ -44,6 +47,15 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   const inFlight = new Map<string, Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let nextSweep = 0;
+
+  // The delivery log would otherwise grow with every event ever sent; a sweep is one query, so it runs in the loop.
+  const sweepIfDue = async (at: number): Promise<void> => {
+    if (at < nextSweep) return;
+    nextSweep = at + SWEEP_EVERY_MS;
+    const removed = await store.removeSettledBefore(at - options.retentionMs);
+    if (removed > 0) logger.info('removed webhook deliveries past their retention', { removed });
+  };
 
   const attempt = async (due: WebhookDelivery): Promise<void> => {
     const leasedAt = now();
@@ -59,6 +71,7 @@ export function startDeliverer(options: DelivererOptions): Deliverer {
   };
 
   const tick = async (): Promise<void> => {
+    await sweepIfDue(now());
     const free = concurrency - inFlight.size;
     if (free <= 0) return;
     const picked = await store.due(now(), free, new Set(inFlight.keys()));

@@ -1,9 +1,13 @@
 import type { StageSpec } from '@memory/pipeline-runtime';
+import { mapWithConcurrency } from '@memory/platform';
 import { jobStatusOf, type ForgetRequested, type JobStatus } from '@memory/contracts';
 import type { JobRecord, JobStore, WebhookEndpoint, WebhookStore } from '@memory/ports';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 import { deliveryIdOf, eventsOfJob, webhookBody } from './events.js';
 import type { RetrySchedule } from './schedule.js';
+
+/** Job records written at once by one dispatcher. */
+const WRITES_IN_FLIGHT = 16;
 
 export interface WebhookDispatcherDeps {
   /** The dispatcher's own projection of jobs (not the job tracker's, which may lag behind it). */
@@ -27,35 +31,56 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
   async process(batch, { jobs, webhooks, schedule }) {
     // A tenant's endpoints are read once per batch: most records of a batch belong to a few tenants.
     const endpointsOf = new Map<string, Promise<WebhookEndpoint[]>>();
+    // One read-modify-write per job, its records applied in log order, jobs written concurrently (as the job tracker
+    // does): each write is a round trip in the distributed mode.
+    const recordsByJob = new Map<string, typeof batch>();
+    const erasures: JobRecord[] = [];
     for (const item of batch) {
-      const job = item.event === 'jobStatus' ? (item.value as JobStatus) : (item.value as ForgetRequested);
-      if (!endpointsOf.has(job.tenantId)) endpointsOf.set(job.tenantId, webhooks.listEndpoints(job.tenantId));
-      const endpoints = (await endpointsOf.get(job.tenantId)!).filter((endpoint) => endpoint.createdAt <= item.timestamp);
-      if (endpoints.length === 0) continue;
-      const record = await jobs.update(job.tenantId, job.jobId, (current) =>
-        item.event === 'jobStatus' ? applyJobStatus(current, job as JobStatus, item.timestamp) : withForgetTarget(current, job as ForgetRequested, item.timestamp),
+      const { tenantId, jobId } = item.value as JobStatus | ForgetRequested;
+      const id = `${tenantId}\u0000${jobId}`;
+      recordsByJob.set(id, [...(recordsByJob.get(id) ?? []), item]);
+    }
+    await mapWithConcurrency([...recordsByJob.values()], WRITES_IN_FLIGHT, async (ofJob) => {
+      const { tenantId, jobId } = ofJob[0]!.value as JobStatus | ForgetRequested;
+      const lastAt = ofJob[ofJob.length - 1]!.timestamp;
+      if (!endpointsOf.has(tenantId)) endpointsOf.set(tenantId, webhooks.listEndpoints(tenantId));
+      const endpoints = (await endpointsOf.get(tenantId)!).filter((endpoint) => endpoint.createdAt <= lastAt);
+      if (endpoints.length === 0) return;
+      const record = await jobs.update(tenantId, jobId, (current) =>
+        ofJob.reduce<JobRecord | null>(
+          (job, item) => (item.event === 'jobStatus' ? applyJobStatus(job, item.value as JobStatus, item.timestamp) : withForgetTarget(job, item.value as ForgetRequested, item.timestamp)),
+          current,
+        )!,
       );
       for (const event of eventsOfJob(record)) {
         for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
           await webhooks.enqueue({
             id: deliveryIdOf(endpoint.id, record.jobId, event.type),
             tenantId: endpoint.tenantId,
+            endUserId: record.endUserId,
             webhookId: endpoint.id,
             eventType: event.type,
             body: webhookBody(event, record.updatedAt),
             state: 'pending',
             attempts: 0,
-            nextAttemptAt: item.timestamp,
+            nextAttemptAt: lastAt,
             lastStatus: null,
             lastError: null,
-            retryUntil: item.timestamp + schedule.windowMs,
-            createdAt: item.timestamp,
-            updatedAt: item.timestamp,
+            retryUntil: lastAt + schedule.windowMs,
+            createdAt: lastAt,
+            updatedAt: lastAt,
           });
         }
       }
-      // After an erasure the projection keeps nothing of the end user's earlier jobs (the erasure's own record stays).
-      if (record.state === 'Completed' && record.forget?.target === 'user') await jobs.erase({ tenantId: record.tenantId, endUserId: record.endUserId }, record.acceptedAt);
+      if (record.state === 'Completed' && record.forget?.target === 'user') erasures.push(record);
+    });
+    // After an erasure the projection and the delivery log keep nothing of the end user's earlier jobs (the erasure's
+    // own record and events stay); applied once every write of the batch is done, so nothing written concurrently
+    // outlives it. The forgetter removed the deliveries it could see; these are the ones enqueued since.
+    for (const erasure of erasures) {
+      const scope = { tenantId: erasure.tenantId, endUserId: erasure.endUserId };
+      await jobs.erase(scope, erasure.acceptedAt);
+      await webhooks.forgetUser(scope, erasure.acceptedAt);
     }
     return batch.map(() => []);
   },

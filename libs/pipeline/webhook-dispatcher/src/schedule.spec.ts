@@ -4,7 +4,7 @@ import { afterAttempt, DEFAULT_RETRY_SCHEDULE } from './schedule.js';
 
 const T0 = 1_800_000_000_000;
 const pending: WebhookDelivery = {
-  id: 'msg_1', tenantId: 't', webhookId: 'wh_1', eventType: 'job.completed', body: '{}', state: 'pending', attempts: 0,
+  id: 'msg_1', tenantId: 't', endUserId: 'u', webhookId: 'wh_1', eventType: 'job.completed', body: '{}', state: 'pending', attempts: 0,
   nextAttemptAt: T0, lastStatus: null, lastError: null, retryUntil: T0 + DEFAULT_RETRY_SCHEDULE.windowMs, createdAt: T0, updatedAt: T0,
 };
 

@@ -1,6 +1,6 @@
 import { scoreSentiment } from '@memory/enrichment';
 import { dynamicScore, clamp01 } from './dynamic-scoring.js';
-import { maximalMarginalRelevance } from './mmr.js';
+import { maximalMarginalRelevance, mmrScores } from './mmr.js';
 import type { RerankerName } from './names.js';
 import { rescored, type Candidate, type RerankContext, type Reranker } from './reranker.js';
 import { speakerFactor, speakerOf, speakersNamed } from './speaker.js';
@@ -18,7 +18,8 @@ const mmr: Reranker = {
   rerank(candidates, { limit }) {
     const vectors = new Map(candidates.map((c) => [c.id, c.memory.vector]));
     const picked = maximalMarginalRelevance(candidates, vectors, Math.max(limit * 4, 20), META_LAMBDA);
-    return picked.map((candidate, index) => rescored(candidate, 'mmr', candidate.score, { pick: index + 1 }));
+    const scores = mmrScores(picked);
+    return picked.map((candidate, index) => rescored(candidate, 'mmr', scores[index]!, { pick: index + 1, relevance: candidate.score }));
   },
 };
 

@@ -23,3 +23,11 @@ export function maximalMarginalRelevance<T extends { id: string; score: number }
   }
   return picked;
 }
+
+/**
+ * Scores that keep the order MMR picked in, since the final order is by score: the picks' own relevances, sorted
+ * and handed out in pick order, so the scores stay those of the memories picked and only their order changes.
+ */
+export function mmrScores(picked: ReadonlyArray<{ score: number }>): number[] {
+  return picked.map((p) => p.score).sort((a, b) => b - a);
+}

@@ -1,6 +1,6 @@
 /**
  * A small seeded generator (mulberry32): the same seed gives the same sequence on every machine and Node version,
- * so two benchmark runs send the same texts and their figures can be compared.
+ * so two benchmark runs send the same texts and a randomised test's failure reproduces from its seed.
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
