@@ -54,18 +54,29 @@ function number(value: number | null): string {
 const COMPARE_COLUMNS = { metric: 16, condition: 26, figure: 12 };
 
 /**
- * Two modes' rows side by side, matched by metric and condition: the value and the p95 of each, and the second
- * over the first (names: short column labels) (for a rate, below 1 is slower; for a latency, above 1 is slower). Taken from one run, so a noisy
- * machine weighs on both columns alike. Rows only one mode measured show "-" for the other.
+ * Two modes' rows side by side: the n-th row of a metric in one run beside the n-th of the same metric in the other
+ * (both runs emit their scenarios in one order; a condition may hold a measured rate, so it cannot be the key). Each
+ * side shows its figure (the p50 for a latency metric, `*_ms`, whose value is a sample count) and its p95, then the
+ * second over the first: for a rate, below 1 is slower; for a latency, above 1 is slower. Taken from one run, so a
+ * noisy machine weighs on both columns alike. A row only one mode measured shows "-" on the other side.
  */
 export function formatComparisonTable(names: readonly [string, string], first: readonly PerformanceRow[], second: readonly PerformanceRow[]): string {
-  const keyOf = (row: PerformanceRow) => `${row.metric}\n${row.condition}`;
-  const secondByKey = new Map(second.map((row) => [keyOf(row), row]));
-  const firstKeys = new Set(first.map(keyOf));
+  const keyed = (rows: readonly PerformanceRow[]) => {
+    const seen = new Map<string, number>();
+    return rows.map((row) => {
+      const n = (seen.get(row.metric) ?? 0) + 1;
+      seen.set(row.metric, n);
+      return { key: `${row.metric}#${n}`, row };
+    });
+  };
+  const firstKeyed = keyed(first);
+  const secondByKey = new Map(keyed(second).map(({ key, row }) => [key, row]));
+  const firstKeys = new Set(firstKeyed.map(({ key }) => key));
   const pairs: Array<[PerformanceRow | undefined, PerformanceRow | undefined]> = [
-    ...first.map((row): [PerformanceRow, PerformanceRow | undefined] => [row, secondByKey.get(keyOf(row))]),
-    ...second.filter((row) => !firstKeys.has(keyOf(row))).map((row): [undefined, PerformanceRow] => [undefined, row]),
+    ...firstKeyed.map(({ key, row }): [PerformanceRow, PerformanceRow | undefined] => [row, secondByKey.get(key)]),
+    ...keyed(second).filter(({ key }) => !firstKeys.has(key)).map(({ row }): [undefined, PerformanceRow] => [undefined, row]),
   ];
+  const figure = (row: PerformanceRow | undefined) => (row?.latency && row.metric.endsWith('_ms') ? row.latency.p50 : row?.value) ?? null;
   const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b !== null && b !== undefined ? b / a : null);
   const cell = (value: number | null | undefined) => number(value ?? null).padStart(COMPARE_COLUMNS.figure);
   const [a, b] = names;
@@ -75,13 +86,13 @@ export function formatComparisonTable(names: readonly [string, string], first: r
     ...[a, b, 'ratio', `p95 ${a}`, `p95 ${b}`, 'p95 ratio'].map((name) => name.slice(0, COMPARE_COLUMNS.figure).padStart(COMPARE_COLUMNS.figure)),
   ].join(' ');
   const lines = pairs.map(([x, y]) => {
-    const row = (x ?? y)!;
+    const conditions = [...new Set([x?.condition, y?.condition].filter((c): c is string => c !== undefined))];
     return [
-      row.metric.padEnd(COMPARE_COLUMNS.metric),
-      row.condition.padEnd(COMPARE_COLUMNS.condition),
-      cell(x?.value),
-      cell(y?.value),
-      cell(ratio(x?.value, y?.value)),
+      (x ?? y)!.metric.padEnd(COMPARE_COLUMNS.metric),
+      conditions.join(' | ').padEnd(COMPARE_COLUMNS.condition),
+      cell(figure(x)),
+      cell(figure(y)),
+      cell(ratio(figure(x), figure(y))),
       cell(x?.latency?.p95),
       cell(y?.latency?.p95),
       cell(ratio(x?.latency?.p95, y?.latency?.p95)),

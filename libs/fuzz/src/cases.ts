@@ -1,4 +1,4 @@
-import { seededRandom } from '@memory/evaluation';
+import { seededRandom } from '@memory/platform';
 import type { WireRequest } from './http-wire.js';
 import { fillPath, type Route } from './routes.js';
 

@@ -768,6 +768,8 @@ export interface operations {
             /** @description Still starting, or an engine is down. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -845,7 +847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. Codes: IDEMPOTENCY.IN_PROGRESS. */
+            /** @description The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted. Codes: IDEMPOTENCY.IN_PROGRESS, REQUEST.END_USER_ERASED. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -883,9 +885,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -921,7 +925,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description waitMs is not a whole number in range. Codes: JOB.INVALID_WAIT. */
+            /** @description waitMs is not a whole number in range. Codes: JOB.INVALID_WAIT, REQUEST.INVALID_ID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -948,9 +952,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1015,9 +1021,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1072,7 +1080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. Codes: IDEMPOTENCY.IN_PROGRESS. */
+            /** @description The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted. Codes: IDEMPOTENCY.IN_PROGRESS, REQUEST.END_USER_ERASED. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1092,9 +1100,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1127,7 +1137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Memory"];
                 };
             };
-            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER. */
+            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_ID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1154,9 +1164,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1193,7 +1205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, IDEMPOTENCY.INVALID_KEY. */
+            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, IDEMPOTENCY.INVALID_KEY, REQUEST.INVALID_ID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1220,7 +1232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. Codes: IDEMPOTENCY.IN_PROGRESS. */
+            /** @description The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted. Codes: IDEMPOTENCY.IN_PROGRESS, REQUEST.END_USER_ERASED. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1240,9 +1252,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1285,7 +1299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
-            /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.INVALID_FIELD, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, UPDATE.NOTHING_TO_CHANGE, UPDATE.UNKNOWN_FIELD, INGEST.MISSING_CONTENT, INGEST.INVALID_TIMESTAMP, METADATA.INVALID, METADATA.TOO_LARGE, IDEMPOTENCY.INVALID_KEY. */
+            /** @description The request cannot be read. Codes: REQUEST.INVALID_JSON, REQUEST.INVALID_BODY, REQUEST.INVALID_FIELD, REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_TIMEZONE, UPDATE.NOTHING_TO_CHANGE, UPDATE.UNKNOWN_FIELD, INGEST.MISSING_CONTENT, INGEST.INVALID_TIMESTAMP, METADATA.INVALID, METADATA.TOO_LARGE, IDEMPOTENCY.INVALID_KEY, REQUEST.INVALID_ID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1350,9 +1364,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1385,7 +1401,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemoryHistory"];
                 };
             };
-            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER. */
+            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_ID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1412,9 +1428,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,9 +1504,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1546,7 +1566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. Codes: IDEMPOTENCY.IN_PROGRESS. */
+            /** @description The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted. Codes: IDEMPOTENCY.IN_PROGRESS, REQUEST.END_USER_ERASED. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1584,9 +1604,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1644,7 +1666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. Codes: IDEMPOTENCY.IN_PROGRESS. */
+            /** @description The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted. Codes: IDEMPOTENCY.IN_PROGRESS, REQUEST.END_USER_ERASED. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1682,9 +1704,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1717,7 +1741,7 @@ export interface operations {
                     "image/webp": string;
                 };
             };
-            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER. */
+            /** @description Headers. Codes: REQUEST.MISSING_END_USER, REQUEST.INVALID_END_USER, REQUEST.INVALID_ID. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1744,9 +1768,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1827,9 +1853,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1884,7 +1912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The first request with this Idempotency-Key is still being answered. Codes: IDEMPOTENCY.IN_PROGRESS. */
+            /** @description The first request with this Idempotency-Key is still being answered (Retry-After), or the end user was erased while this one was being accepted. Codes: IDEMPOTENCY.IN_PROGRESS, REQUEST.END_USER_ERASED. */
             409: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1904,9 +1932,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1942,9 +1972,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2011,9 +2043,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2043,6 +2077,15 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
+            /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
@@ -2061,9 +2104,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2091,6 +2136,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
@@ -2109,9 +2163,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2197,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
@@ -2159,9 +2224,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2193,6 +2260,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
@@ -2211,9 +2287,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2243,6 +2321,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
+            /** @description A path id is malformed. Codes: REQUEST.INVALID_ID. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No API key, a malformed Authorization header, or an unknown key. Codes: AUTH.MISSING_KEY, AUTH.MALFORMED, AUTH.INVALID_KEY. */
             401: {
                 headers: {
@@ -2261,9 +2348,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
