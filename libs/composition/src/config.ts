@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigReader } from '@memory/platform';
 import { ONNX_MODELS } from '@memory/embedder-onnx';
+import { defaultFileWorkers, FILE_POOL_DEFAULTS } from '@memory/file-pool';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
@@ -20,6 +21,15 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     partitions: c.integer('MEMORY_PARTITIONS', 8, { min: 1, max: 256 }),
     /** Largest PDF upload, bytes. */
     documentMaxBytes: c.integer('MEMORY_MAX_DOCUMENT_BYTES', 50 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
+    /**
+     * The file workers that parse and render PDFs, OCR and decode images (child processes), and what one file may
+     * use in one of them before its job fails with DOCUMENT.TOO_COMPLEX or IMAGE.TOO_COMPLEX.
+     */
+    files: {
+      workers: c.integer('MEMORY_FILE_WORKERS', defaultFileWorkers(), { min: 1, max: 64 }),
+      timeLimitMs: c.integer('MEMORY_FILE_TIME_LIMIT_MS', FILE_POOL_DEFAULTS.timeLimitMs, { min: 100, max: 3_600_000 }),
+      memoryLimitMb: c.integer('MEMORY_FILE_MEMORY_LIMIT_MB', FILE_POOL_DEFAULTS.memoryLimitMb, { min: 256, max: 65_536 }),
+    },
     /**
      * auto: the onnx model (MEMORY_EMBEDDING_MODEL) when its files are installed, else Universal Sentence Encoder
      * lite (use-lite, inside an npm package); a data dir keeps the local model it was created with.

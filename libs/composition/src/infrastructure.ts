@@ -2,7 +2,7 @@ import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
 import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type IdempotencyStore, type JobStore, type SchemaRegistry, type VectorStore, type WebhookStore } from '@memory/ports';
 import { createEnricher, type Enricher } from '@memory/enrichment';
-import { createOcr, type Ocr } from '@memory/image-analysis';
+import { createFilePool, type FilePool } from '@memory/file-pool';
 import { startDeliverer, type Deliverer } from '@memory/stage-webhook-dispatcher';
 import type { ServiceConfig } from './config.js';
 import { webhookSchedule } from './webhooks.js';
@@ -50,7 +50,8 @@ export interface Infrastructure extends Omit<Engines, 'eventLog' | 'describe'> {
   keyring(): Promise<Keyring>;
   embedder(): Promise<Embedder>;
   enricher(): Promise<Enricher>;
-  ocr(): Promise<Ocr>;
+  /** The file workers: PDF and image reading (OCR included) in child processes, with limits per file. */
+  files(): Promise<FilePool>;
   /** The loop that sends due webhook deliveries; started once, by the process running the webhook dispatcher. */
   webhookDeliverer(): Promise<Deliverer>;
   close(): Promise<void>;
@@ -102,7 +103,7 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
       ),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),
     enricher: () => resources.get('enricher', () => createEnricher(), async () => {}),
-    ocr: () => resources.get('ocr', () => createOcr(), closeIt),
+    files: () => resources.get('file workers', async () => createFilePool({ ...config.files, logger }), closeIt),
     close: () => resources.closeAll(),
   };
 }

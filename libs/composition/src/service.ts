@@ -98,7 +98,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
         embedder: await infra.embedder(),
         centroids: await infra.centroids(),
         graph: await infra.graph(),
-        images: { visualVectors: await infra.visualVectors(), ocr: await infra.ocr() } };
+        images: { visualVectors: await infra.visualVectors(), files: await infra.files() } };
     }
     if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrl };
     server = await listen(createHttpApi(deps), config.port, config.host);

@@ -21,7 +21,7 @@ export const PIPELINE_STAGES = {
     deps: async (infra: Infrastructure) => ({
       enricher: await infra.enricher(),
       embedder: await infra.embedder(),
-      images: { blobs: await infra.blobs(), ocr: await infra.ocr() },
+      images: { blobs: await infra.blobs(), files: await infra.files() },
     }),
   },
   'dual-writer': {

@@ -1,4 +1,4 @@
-import { MemoryServiceError } from '@memory/platform';
+import { describeLimitPassed, type LimitPassed, MemoryServiceError } from '@memory/platform';
 
 /** Stable codes; callers (HTTP edge, pipeline) map them to responses and job failures. */
 export const DocumentErrorCode = {
@@ -10,6 +10,7 @@ export const DocumentErrorCode = {
   PAGE_OUT_OF_RANGE: 'DOCUMENT.PAGE_OUT_OF_RANGE',
   RENDER_UNAVAILABLE: 'DOCUMENT.RENDER_UNAVAILABLE',
   INVALID_OPTIONS: 'DOCUMENT.INVALID_OPTIONS',
+  TOO_COMPLEX: 'DOCUMENT.TOO_COMPLEX',
 } as const;
 
 export type DocumentErrorCode = (typeof DocumentErrorCode)[keyof typeof DocumentErrorCode];
@@ -76,5 +77,17 @@ export function invalidOption(name: string, value: unknown, expected: string): M
     DocumentErrorCode.INVALID_OPTIONS,
     `Option ${name} must be ${expected}; got ${String(value)}.`,
     { details: { option: name } },
+  );
+}
+
+/**
+ * Reading the PDF passed the time or memory one file may use (the file workers' limits): its pages are too
+ * costly to render and OCR, as with pages of hundreds of thousands of drawing operations or huge embedded images.
+ */
+export function tooComplex(limit: LimitPassed): MemoryServiceError {
+  return new MemoryServiceError(
+    DocumentErrorCode.TOO_COMPLEX,
+    `Reading the PDF needed ${describeLimitPassed(limit)}: its pages are too complex to render for OCR. Export or print it again as a PDF with a text layer, or split it into smaller parts, and upload those.`,
+    { details: { ...limit } },
   );
 }

@@ -40,6 +40,16 @@ export function loadPdfjs(): Promise<Pdfjs> {
 }
 
 /**
+ * Loads pdfjs and its parser "worker" module now rather than with the first document: a process that limits the
+ * CPU time of each file must not charge a few seconds of module loading to whichever file comes first.
+ */
+export async function preloadPdfjs(): Promise<void> {
+  const pdfjs = await loadPdfjs();
+  // The same URL pdfjs imports its fake worker from, so that import is then answered from the module cache.
+  await import(pdfjs.GlobalWorkerOptions.workerSrc);
+}
+
+/**
  * Starts parsing a PDF held in memory, with every resource pdfjs may need read from the installed pdfjs-dist
  * folders and nothing fetched: no network, no eval.
  */

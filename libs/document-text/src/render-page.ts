@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { corrupt, invalidOption, pageOutOfRange, renderUnavailable } from './errors.js';
 import { withPdf, type OpenOptions } from './open-pdf.js';
+import { preloadPdfjs } from './pdfjs-runtime.js';
 import type { RenderOptions } from './types.js';
 
 type Canvas = typeof import('@napi-rs/canvas');
@@ -22,6 +23,11 @@ function loadCanvas(): Promise<Canvas> {
     throw renderUnavailable(error);
   });
   return canvasModule;
+}
+
+/** Loads everything reading and rendering a PDF needs (see preloadPdfjs); rendering may be unavailable, reading not. */
+export async function preloadDocumentReading(): Promise<void> {
+  await Promise.all([preloadPdfjs(), loadCanvas().catch(() => undefined)]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MemoryServiceError, RequestError } from '@memory/platform';
+import { describeLimitPassed, type LimitPassed, MemoryServiceError, RequestError } from '@memory/platform';
 
 /**
  * Stable codes. The input errors are RequestErrors carrying the HTTP status the edge answers with; the pipeline
@@ -13,6 +13,8 @@ export const IMAGE_ERROR_CODES = Object.freeze({
   tooLarge: 'IMAGE.TOO_LARGE',
   /** More pixels than maxPixels, or a side longer than maxSide (413). */
   tooManyPixels: 'IMAGE.TOO_MANY_PIXELS',
+  /** Reading the image passed the time or memory one file may use (422). */
+  tooComplex: 'IMAGE.TOO_COMPLEX',
   /** The OCR engine or its model files cannot be loaded here (not a problem with the image). */
   ocrUnavailable: 'IMAGE.OCR_UNAVAILABLE',
   /** read() after close(). */
@@ -44,4 +46,17 @@ export function ocrUnavailable(message: string, cause?: unknown): MemoryServiceE
 
 export function invalidFeature(message: string): MemoryServiceError {
   return new MemoryServiceError(IMAGE_ERROR_CODES.invalidFeature, message);
+}
+
+/**
+ * Reading the image passed the time or memory one file may use (the file workers' limits): it decodes to more
+ * than can be read safely, as a decompression bomb does (a small file that expands to a huge bitmap).
+ */
+export function tooComplex(limit: LimitPassed): RequestError {
+  return new RequestError(
+    422,
+    IMAGE_ERROR_CODES.tooComplex,
+    `Reading the image needed ${describeLimitPassed(limit)}. Resize it to at most 4000 pixels a side, save it as an ordinary (not interlaced) JPEG or PNG, and upload it again.`,
+    { ...limit },
+  );
 }

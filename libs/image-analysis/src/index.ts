@@ -1,6 +1,6 @@
 export { IMAGE_LIMITS, resolveImageLimits, type ImageLimits } from './limits.js';
 export { IMAGE_FORMATS, CONTENT_TYPES, type ImageFormat } from './formats.js';
-export { IMAGE_ERROR_CODES } from './errors.js';
+export { IMAGE_ERROR_CODES, tooComplex as imageTooComplex } from './errors.js';
 export { inspectImage, type InspectedImage } from './inspect.js';
 export { makePreview, PREVIEW_MAX_SIDE, PREVIEW_QUALITY, type ImagePreview } from './preview.js';
 export { analyzeImage, type ImageFeatures, type AnalyzeOptions } from './analyze.js';

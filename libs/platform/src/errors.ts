@@ -54,3 +54,43 @@ export function errorCode(error: unknown): string {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** An error as it crosses a thread or process boundary, where its class does not survive. */
+export interface ErrorRecord {
+  code: string;
+  message: string;
+  retriable: boolean;
+  /** Set for a RequestError: the HTTP status it maps to. */
+  status?: number;
+  details?: Record<string, unknown>;
+}
+
+/** `fallbackCode` names what failed when the error is not one of ours (a library's TypeError, say). */
+export function toErrorRecord(error: unknown, fallbackCode: string): ErrorRecord {
+  if (error instanceof MemoryServiceError) {
+    return {
+      code: error.code,
+      message: error.message,
+      retriable: error.retriable,
+      ...(error instanceof RequestError ? { status: error.status } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    };
+  }
+  return { code: fallbackCode, message: errorMessage(error), retriable: true };
+}
+
+/** The error again on this side: a RequestError when it carried a status, so the edge still answers with it. */
+export function fromErrorRecord(record: ErrorRecord): MemoryServiceError {
+  if (record.status !== undefined) return new RequestError(record.status, record.code, record.message, record.details);
+  return new MemoryServiceError(record.code, record.message, { retriable: record.retriable, ...(record.details ? { details: record.details } : {}) });
+}
+
+/** The limit a file passed while a file worker read it: CPU time, memory, or the worker died on it. */
+export type LimitPassed = { kind: 'time'; ms: number } | { kind: 'memory'; mb: number } | { kind: 'crash'; signal: string | null };
+
+/** "more than 3.0 s of processing", for the message of the file's TOO_COMPLEX error. */
+export function describeLimitPassed(limit: LimitPassed): string {
+  if (limit.kind === 'time') return `more than ${(limit.ms / 1000).toFixed(1)} s of processing`;
+  if (limit.kind === 'memory') return `more than ${limit.mb} MB of memory`;
+  return 'more than its reader could handle (the reader stopped on it)';
+}

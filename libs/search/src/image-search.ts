@@ -1,4 +1,4 @@
-import { analyzeImage, type Ocr } from '@memory/image-analysis';
+import type { FilePool } from '@memory/file-pool';
 import { graphIds, type Embedder, type MemoryFilter, type Scope, type VectorStore } from '@memory/ports';
 import { FUSION_METHODS, type FusionMethod } from './fusion.js';
 import { toPayload } from './payload.js';
@@ -11,7 +11,8 @@ export interface ImageSearchDeps {
   vectors: VectorStore;
   visualVectors: VectorStore;
   embedder: Embedder;
-  ocr: Ocr;
+  /** The query image is decoded and read in the file workers, within their limits, like an ingested one. */
+  files: Pick<FilePool, 'imageFeatures' | 'imageText'>;
 }
 
 export interface ImageSearchConfig {
@@ -33,7 +34,7 @@ interface ImageStrategyInput {
 const visualSimilarity: Strategy<ImageStrategyInput> = {
   name: 'visual_similarity',
   async run({ deps, config, k }) {
-    const features = await analyzeImage(config.image, { now: 0 });
+    const features = await deps.files.imageFeatures(config.image, { now: 0 });
     const hits = await deps.visualVectors.knn(config.scope, { vector: Float32Array.from(features.visualDescriptor), k, filter: config.filter });
     return { lists: [{ name: 'visual_similarity', weight: IMAGE_RECIPE.weights.visual_similarity, hits }], anchors: new Map(), notes: {} };
   },
@@ -43,7 +44,7 @@ const visualSimilarity: Strategy<ImageStrategyInput> = {
 const imageText: Strategy<ImageStrategyInput> = {
   name: 'image_text',
   async run({ deps, config, k }) {
-    const text = (await deps.ocr.read(config.image)).text.trim();
+    const text = (await deps.files.imageText(config.image)).text.trim();
     if (!text) return { lists: [], anchors: new Map(), notes: {} };
     const [queryVector] = await deps.embedder.embed([text], 'query');
     const hits = await deps.vectors.knn(config.scope, { vector: queryVector!, k, filter: config.filter });

@@ -8,12 +8,13 @@ import { MANUAL_PAGES, writePdf, writeScannedPdf } from './test-documents.js';
 /** The largest upload the service under test must accept; the scenarios send one just over it. */
 export const TEST_DOCUMENT_MAX_BYTES = 200_000;
 
-async function upload(service: HasUrl, endUserId: string, bytes: Buffer, fileName: string, contentType = 'application/pdf') {
+/** POST /v1/ingest/document/upload of one file, as an end user of tenant acme unless another key is given. */
+export async function uploadDocument(service: HasUrl, endUserId: string, bytes: Buffer, fileName: string, contentType = 'application/pdf', apiKey = KEYS.acme) {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
   const res = await fetch(`${service.url}/v1/ingest/document/upload`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${KEYS.acme}`, 'x-end-user-id': endUserId },
+    headers: { authorization: `Bearer ${apiKey}`, 'x-end-user-id': endUserId },
     body: form,
   });
   return { status: res.status, body: (await res.json()) as any };
@@ -32,7 +33,7 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
     after(() => service.stop());
 
     it('accepts a PDF upload and makes each page a memory, found by a phrase on it', async () => {
-      const ack = await upload(service, 'hana', await writePdf(MANUAL_PAGES), 'Boiler Manual (2024).pdf');
+      const ack = await uploadDocument(service, 'hana', await writePdf(MANUAL_PAGES), 'Boiler Manual (2024).pdf');
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       expect(ack.body.status).to.equal('Accepted');
       expect(ack.body.jobId).to.match(/^doc_job_\d{13}_hana$/);
@@ -51,7 +52,7 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
     });
 
     it('reads a scanned page (no text layer) by OCR', async () => {
-      const ack = await upload(service, 'hana', await writeScannedPdf(await drawReceipt()), 'scan.pdf');
+      const ack = await uploadDocument(service, 'hana', await writeScannedPdf(await drawReceipt()), 'scan.pdf');
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       const job = await waitForJob(hana(), ack.body.jobId, 120_000);
       expect(job.status, JSON.stringify(job)).to.equal('Completed');
@@ -65,10 +66,10 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
     it('refuses what is not a PDF, or too large, before anything is stored', async () => {
       const png = await drawReceipt();
       const storedBefore = await service.storedBlobs?.();
-      expectError(await upload(service, 'hana', png, 'receipt.pdf'), 415, 'DOCUMENT.NOT_PDF');
-      expectError(await upload(service, 'hana', png, 'receipt.png', 'image/png'), 415, 'DOCUMENT.UNSUPPORTED_TYPE');
+      expectError(await uploadDocument(service, 'hana', png, 'receipt.pdf'), 415, 'DOCUMENT.NOT_PDF');
+      expectError(await uploadDocument(service, 'hana', png, 'receipt.png', 'image/png'), 415, 'DOCUMENT.UNSUPPORTED_TYPE');
       const tooLarge = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(TEST_DOCUMENT_MAX_BYTES + 1000, 0x20)]);
-      expectError(await upload(service, 'hana', tooLarge, 'huge.pdf'), 413, 'DOCUMENT.TOO_LARGE');
+      expectError(await uploadDocument(service, 'hana', tooLarge, 'huge.pdf'), 413, 'DOCUMENT.TOO_LARGE');
       const noFile = await fetch(`${service.url}/v1/ingest/document/upload`, {
         method: 'POST',
         headers: { authorization: `Bearer ${KEYS.acme}`, 'x-end-user-id': 'hana' },
@@ -81,7 +82,7 @@ export function describeDocumentScenarios(title: string, service: ServiceUnderTe
 
     it('fails the job of a truncated PDF with a reason, and leaves nothing of it searchable', async () => {
       const pdf = await writePdf(['Page 1. The attic insulation was replaced by Kestrel Roofing in 2019.', 'Page 2. Nothing else.']);
-      const ack = await upload(service, 'hana', pdf.subarray(0, Math.floor(pdf.length / 2)), 'attic.pdf');
+      const ack = await uploadDocument(service, 'hana', pdf.subarray(0, Math.floor(pdf.length / 2)), 'attic.pdf');
       expect(ack.status).to.equal(202);
       const job = await waitForJob(hana(), ack.body.jobId, 120_000);
       expect(job.status).to.equal('Failed');

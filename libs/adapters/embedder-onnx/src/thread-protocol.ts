@@ -1,4 +1,4 @@
-import { MemoryServiceError } from '@memory/platform';
+import { fromErrorRecord, toErrorRecord, type ErrorRecord, type MemoryServiceError } from '@memory/platform';
 import type { EmbeddingModel } from '@memory/ports';
 import type { OnnxEmbedderOptions } from './options.js';
 
@@ -16,11 +16,7 @@ export interface EmbedRequest {
 }
 
 /** A MemoryServiceError as it crosses the thread boundary, where its class does not survive. */
-export interface ThreadError {
-  code: string;
-  message: string;
-  retriable: boolean;
-}
+export type ThreadError = ErrorRecord;
 
 export type ThreadMessage =
   | { type: 'ready'; model: EmbeddingModel }
@@ -29,10 +25,9 @@ export type ThreadMessage =
   | { type: 'error'; id: number; error: ThreadError };
 
 export function toThreadError(error: unknown): ThreadError {
-  if (error instanceof MemoryServiceError) return { code: error.code, message: error.message, retriable: error.retriable };
-  return { code: 'EMBEDDER.INFERENCE_FAILED', message: error instanceof Error ? error.message : String(error), retriable: true };
+  return toErrorRecord(error, 'EMBEDDER.INFERENCE_FAILED');
 }
 
 export function fromThreadError(error: ThreadError): MemoryServiceError {
-  return new MemoryServiceError(error.code, error.message, { retriable: error.retriable });
+  return fromErrorRecord(error);
 }

@@ -1,12 +1,13 @@
-import { analyzeImage, type ImageFeatures, type Ocr } from '@memory/image-analysis';
+import type { FilePool } from '@memory/file-pool';
+import type { ImageFeatures } from '@memory/image-analysis';
 import type { MemoryResolved, TimeMention } from '@memory/contracts';
 import type { BlobStore } from '@memory/ports';
 import { MemoryServiceError } from '@memory/platform';
 
-/** What the enricher needs to read an image memory: the blob store its bytes are in, and OCR. */
+/** What the enricher needs to read an image or PDF memory: the blob store its bytes are in, and the file workers. */
 export interface ImageReadingDeps {
   blobs: BlobStore;
-  ocr: Ocr;
+  files: Pick<FilePool, 'readDocument' | 'readImage'>;
 }
 
 export interface ReadImage {
@@ -19,14 +20,13 @@ export interface ReadImage {
 }
 
 /**
- * Reads an image memory's bytes from the blob store and what can be known of them. Capture times are judged
+ * Reads an image memory's bytes from the blob store and what can be known of them (in the file workers). Capture times are judged
  * against the acceptance time, not the clock, so a replay reads the same image the same way.
  */
 export async function readImage(value: MemoryResolved, deps: ImageReadingDeps): Promise<ReadImage> {
   if (!value.blob) throw new MemoryServiceError('ENRICH.NO_BLOB', `image job ${value.jobId} carries no blob reference`);
   const bytes = await readAll(await deps.blobs.get(value.blob.key));
-  const features = await analyzeImage(bytes, { now: value.acceptedAt });
-  const ocrText = (await deps.ocr.read(bytes)).text.trim();
+  const { features, ocrText } = await deps.files.readImage(bytes, { now: value.acceptedAt });
   const colours = features.dominantColours.map((colour) => colour.name);
   const contextText = [
     value.resolvedContent,

@@ -35,7 +35,7 @@ async function partsOf(value: MemoryResolved, deps: EnricherStageDeps): Promise<
     }
     return [{ text: value.resolvedContent, originalText: value.originalContent, eventTimes: value.eventTimes, memoryType: null, image: null, document: null }];
   }
-  if (!deps.images) throw new MemoryServiceError('ENRICH.MEDIA_UNAVAILABLE', 'this enricher was started without a blob store and OCR', { retriable: true });
+  if (!deps.images) throw new MemoryServiceError('ENRICH.MEDIA_UNAVAILABLE', 'this enricher was started without a blob store and file workers', { retriable: true });
   if (value.kind === 'image') {
     const image = await readImage(value, deps.images);
     const { features } = image;
