@@ -67,10 +67,10 @@ describe('file pool', function () {
   });
 
   it('fails an image that passes the memory limit with IMAGE.TOO_COMPLEX (a decompression bomb) and keeps working', async () => {
-    const files = pool({ memoryLimitMb: 600 });
+    const files = pool({ memoryLimitMb: 300 });
     const error = await failureOf(files.imageFeatures(await pixelBombPng(), { now: 0 }));
     expect(error).to.include({ code: 'IMAGE.TOO_COMPLEX', status: 422 });
-    expect(error.details).to.deep.equal({ kind: 'memory', mb: 600 });
+    expect(error.details).to.deep.equal({ kind: 'memory', mb: 300 });
     // The replacement takes the next file.
     expect((await files.readDocument(await writePdf(MANUAL_PAGES.slice(0, 1)))).pages.length).to.equal(1);
   });

@@ -14,7 +14,7 @@ export interface FilePoolOptions {
   workers: number;
   /** CPU time one file may use, all its worker's threads together (wall time where there is no /proc). */
   timeLimitMs: number;
-  /** Resident memory of a worker while it reads a file, the OCR models it holds included. */
+  /** Resident memory a file may add to its worker's (what the worker held when it took the file, OCR models included, is not counted). */
   memoryLimitMb: number;
   logger: Logger;
 }
@@ -75,6 +75,8 @@ interface Running extends Job {
   startedAt: number;
   /** The worker's CPU time when the file was handed over; null without /proc. */
   startCpuMs: number | null;
+  /** The worker's resident memory when the file was handed over: the file's budget is what it adds to it. */
+  startRssMb: number;
 }
 
 interface Worker {
@@ -121,7 +123,8 @@ export function createFilePool(options: FilePoolOptions): FilePool {
 
   const start = (worker: Worker, job: Job) => {
     const pid = worker.child.pid!;
-    const running: Running = { ...job, id: nextId++, startedAt: Date.now(), startCpuMs: processUsage(pid)?.cpuMs ?? null };
+    const usage = processUsage(pid);
+    const running: Running = { ...job, id: nextId++, startedAt: Date.now(), startCpuMs: usage?.cpuMs ?? null, startRssMb: usage?.rssMb ?? 0 };
     worker.job = running;
     setHeld(worker.child, true);
     // A worker that just died cannot take it; its exit fails the job like any other death mid-file.
@@ -139,7 +142,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
     }
     if (usage.cpuMs - job.startCpuMs > options.timeLimitMs || wallMs > options.timeLimitMs * WALL_FACTOR) {
       stopOver(worker, { kind: 'time', ms: options.timeLimitMs });
-    } else if (usage.rssMb > options.memoryLimitMb) {
+    } else if (usage.rssMb - job.startRssMb > options.memoryLimitMb) {
       stopOver(worker, { kind: 'memory', mb: options.memoryLimitMb });
     }
   };
