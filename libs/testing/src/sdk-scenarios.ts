@@ -16,6 +16,7 @@ import { TEST_KEYS as KEYS } from './service-process.js';
 import { writePdf } from './test-documents.js';
 import { drawReceipt } from './test-images.js';
 import { waitFor } from './wait-for.js';
+import { Receiver } from './webhook-receiver.js';
 
 export interface SdkScenarioOptions {
   /** The repository: when given, the SDK is built, packed with npm pack and installed into a project without TypeScript. */
@@ -84,32 +85,6 @@ class FaultyProxy {
   }
 }
 
-/** A webhook receiver on 127.0.0.1 that keeps each request's headers and raw body. */
-class Receiver {
-  readonly received: Array<{ headers: IncomingMessage['headers']; body: string }> = [];
-  private server?: Server;
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/memory`;
-  }
-
-  forJob(jobId: string) {
-    return this.received.filter((r) => JSON.parse(r.body).data?.jobId === jobId);
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
 
 /**
  * The TypeScript SDK against the running service: every route through its method, typed errors, waitForJob on the

@@ -1,51 +1,13 @@
 import { expect } from 'chai';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '@memory/sdk';
 import { caller, waitForJob } from './http-caller.js';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { uniqueName, waitFor } from './wait-for.js';
+import { Receiver, type Received } from './webhook-receiver.js';
 
 /** The environment the webhook scenarios need: targets on 127.0.0.1, and retries a test can wait for. */
 export const WEBHOOK_TEST_ENV = { MEMORY_WEBHOOKS_ALLOW_PRIVATE: 'true', MEMORY_WEBHOOK_RETRY_INITIAL_MS: '300' };
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1: records every request and answers with the next status of `statuses` (then 200). */
-class Receiver {
-  readonly received: Received[] = [];
-  /** Answer 503 to everything while true. */
-  down = false;
-  private server?: Server;
-  constructor(private readonly statuses: number[] = []) {}
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.statusCode = this.down ? 503 : (this.statuses.shift() ?? 200);
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-
-  /** The bodies received, parsed, of one type. */
-  events(type: string): Array<{ type: string; timestamp: string; data: any }> {
-    return this.received.map((r) => JSON.parse(r.body)).filter((event) => event.type === type);
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-  }
-}
 
 /** Verifies a request as a receiver would, with the SDK's Standard Webhooks check (itself checked against the specification's example). */
 function verify(received: Received, secret: string): Promise<boolean> {
