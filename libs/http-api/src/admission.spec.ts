@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { fullBucket } from '@memory/platform';
-import { ADMISSION_RETRY_AFTER_S, createsJob, decideAdmission, type AdmissionPolicy, type AdmissionSignals } from './admission.js';
+import { createLogger, fullBucket } from '@memory/platform';
+import type { JobStore } from '@memory/ports';
+import { Admission, ADMISSION_RETRY_AFTER_S, AdmissionRefused, createsJob, decideAdmission, type AdmissionPolicy, type AdmissionSignals } from './admission.js';
 
 describe('admission', () => {
   const policy: AdmissionPolicy = { ratePerS: 1, burst: 2, maxInFlight: 5, maxBacklogRecords: 100, minFreeDiskBytes: 1_000 };
@@ -43,5 +44,30 @@ describe('admission', () => {
     for (const [method, path] of [['POST', '/v1/search'], ['POST', '/v1/search/image'], ['GET', '/v1/memories'], ['GET', '/v1/jobs/j'], ['POST', '/v1/webhooks'], ['DELETE', '/v1/webhooks/w'], ['POST', '/v1/memory/x'], ['PATCH', '/v1/memories/a/history']] as const) {
       expect(createsJob(method, path), `${method} ${path}`).to.equal(false);
     }
+  });
+
+  describe('the readings behind it', () => {
+    const silent = createLogger({}, 'silent');
+    const noJobs = { get: async () => undefined } as unknown as JobStore;
+
+    it('treats a backlog reading that hangs as unknown after its timeout: a request waiting on it is answered, not held', async () => {
+      let clock = 0;
+      let reading: () => Promise<number> = async () => 500;
+      const admission = new Admission({ ...policy, ratePerS: 100, burst: 100 }, {
+        jobs: noJobs, logger: silent, now: () => clock, readTimeoutMs: 50,
+        backlogRecords: () => reading(), freeDiskBytes: async () => 1e12,
+      });
+      await admission.refresh();
+      expect(await admission.admit('acme').catch((error: unknown) => error)).to.be.instanceOf(AdmissionRefused);
+
+      // The engine stops answering: the stale reading that refuses is read again, and that read never returns.
+      reading = () => new Promise<number>(() => undefined);
+      clock += 2_000;
+      const started = Date.now();
+      const admitted = await admission.admit('acme');
+      expect(Date.now() - started).to.be.lessThan(1_000);
+      expect(admitted.headers['ratelimit-limit']).to.equal('100');
+      admitted.release();
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { fullBucket, mapWithConcurrency, refillBucket, RequestError, takeToken, type Logger, type TokenBucket } from '@memory/platform';
+import { fullBucket, mapWithConcurrency, refillBucket, RequestError, takeToken, withTimeout, type Logger, type TokenBucket } from '@memory/platform';
 import type { JobStore } from '@memory/ports';
 import { settled } from './job-wait.js';
 
@@ -89,10 +89,15 @@ export interface AdmissionSources {
   freeDiskBytes(): Promise<number>;
   logger: Logger;
   now?: () => number;
+  /** How long a reading may take before it counts as unknown (SIGNAL_READ_TIMEOUT_MS unless a test says otherwise). */
+  readTimeoutMs?: number;
 }
 
 /** How stale the measured signals may be, and how often a tenant at its in-flight bound re-reads its oldest jobs. */
 const SIGNALS_MAX_AGE_MS = 1_000;
+/** A reading slower than this is unknown: an engine in an outage can hold a read for half a minute, and a request
+ * waiting on a reading would wait with it. */
+const SIGNAL_READ_TIMEOUT_MS = 2_000;
 const PRUNE_EVERY_MS = 250;
 const PRUNE_BATCH = 256;
 const PRUNE_MAX_BATCHES = 16;
@@ -127,7 +132,10 @@ export class Admission {
   /** Reads the backlog and the free disk space now; a failed read leaves that signal unknown. */
   refresh(): Promise<void> {
     this.refreshing ??= (async () => {
-      const [backlog, disk] = await Promise.allSettled([this.sources.backlogRecords(), this.sources.freeDiskBytes()]);
+      const [backlog, disk] = await Promise.allSettled([
+        withTimeout(this.sources.backlogRecords(), this.sources.readTimeoutMs ?? SIGNAL_READ_TIMEOUT_MS, 'reading the backlog'),
+        withTimeout(this.sources.freeDiskBytes(), this.sources.readTimeoutMs ?? SIGNAL_READ_TIMEOUT_MS, 'reading the free disk space'),
+      ]);
       for (const failed of [backlog, disk].filter((result) => result.status === 'rejected')) {
         this.sources.logger.warn('admission signal unavailable', { error: String(failed.reason) });
       }
