@@ -17,7 +17,23 @@ export interface Target {
   pid(): number | null;
   /** Resident memory and bytes on disk of what this service started. */
   footprint(): Promise<Footprint>;
+  /** Another tenant's API key, for the scenarios that need two; null for a service found at --url. */
+  otherApiKey: string | null;
+  /**
+   * Stops the service and starts it again on the same address and data with these variables added (the overload
+   * scenario's quotas; {} for the defaults again); null for a service found at --url.
+   */
+  restart: ((env: Record<string, string>) => Promise<void>) | null;
   stop(): Promise<void>;
+}
+
+/** A restart that keeps the address, so clients holding the URL carry on. */
+export function restartOnSamePort(service: ServiceProcess): (env: Record<string, string>) => Promise<void> {
+  return async (env) => {
+    const port = new URL(service.url).port;
+    await service.stop();
+    await service.start({ ...env, PORT: port });
+  };
 }
 
 /** memoryd as `npm start` runs it, on the source (no build needed). */
@@ -51,6 +67,8 @@ export async function startEmbeddedService(dataDir: string, print: Print): Promi
     dataDir,
     pid: () => service.pid,
     footprint: async () => ({ rssMb: residentMb(service.pid), diskBytes: diskBytes(dataDir), disk: 'the data folder (event log, stores, job records)' }),
+    otherApiKey: TEST_KEYS.globex,
+    restart: restartOnSamePort(service),
     stop: () => service.stop(),
   };
 }
@@ -76,6 +94,8 @@ export async function remoteService(url: string, apiKey: string, print: Print): 
     dataDir: null,
     pid: () => null,
     footprint: async () => ({ rssMb: null, diskBytes: null, disk: 'not measured: a service someone else runs' }),
+    otherApiKey: null,
+    restart: null,
     stop: async () => undefined,
   };
 }
