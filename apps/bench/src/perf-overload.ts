@@ -64,7 +64,7 @@ export async function overloadScenario(
   try {
     const loudRate = 5 * sustainablePerS;
     const quietRate = Math.max(1, sustainablePerS / 10);
-    const quiet = { kind: 'freshness' as const, url: target.url, apiKey: target.otherApiKey, ratePerS: quietRate };
+    const quiet = { kind: 'freshness' as const, url: target.url, apiKey: target.otherApiKey, ratePerS: quietRate, refusable: true };
     print(`\n[overload] the other tenant alone: ${quietRate.toFixed(1)} memories/s for ${options.aloneSeconds} s`);
     const quietAlone = await runLoad({ ...quiet, seed: nextSeed(), endUserId: `quiet-alone-${runId}`, seconds: options.aloneSeconds }, print);
 
