@@ -6,8 +6,8 @@ import { overloadLimits, overloadVerdicts, type OverloadFigures } from './perf-o
 const fresh = (ms: number[], over: Partial<Freshness> = {}): Freshness => ({ ratePerS: 1, sent: ms.length, accepted: ms.length, refused: {}, neverFound: 0, latency: summarizeLatencies(ms), ...over });
 
 describe('the overload scenario', () => {
-  it('gives a tenant half the sustainable rate and half a second of work in flight, the pipeline a second of backlog', () => {
-    expect(overloadLimits(151.7)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '75', MEMORY_TENANT_BURST: '75', MEMORY_TENANT_MAX_IN_FLIGHT: '75', MEMORY_MAX_BACKLOG_RECORDS: '152' });
+  it('gives a tenant half the sustainable rate and a tenth of a second of work in flight, the pipeline a second of backlog', () => {
+    expect(overloadLimits(151.7)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '75', MEMORY_TENANT_BURST: '75', MEMORY_TENANT_MAX_IN_FLIGHT: '16', MEMORY_MAX_BACKLOG_RECORDS: '152' });
     // A machine slower than two memories a second still admits one at a time.
     expect(overloadLimits(0.5)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '1', MEMORY_TENANT_BURST: '1', MEMORY_TENANT_MAX_IN_FLIGHT: '1', MEMORY_MAX_BACKLOG_RECORDS: '1' });
   });

@@ -6,17 +6,18 @@ import type { Print } from './progress.js';
 import type { Target } from './service.js';
 
 /**
- * The admission bounds the overload scenario runs under, from the rate the pipeline sustains on this machine: a
- * tenant may send half of it (the other half is left for other tenants) and have half a second of the pipeline's
- * work accepted and unfinished; the whole pipeline may fall one second behind. A memory that was accepted then
- * waits about a second at worst, which is what lets its freshness stay under the two-second goal.
+ * The admission bounds the overload scenario runs under, from the rate the pipeline sustains on this machine. A
+ * tenant may send half of it (the other half is left for other tenants). Its jobs in flight are bounded by a tenth of
+ * a second of the pipeline's work: the pipeline takes records in order, so that is the wait one tenant's flood adds
+ * to another's memories, while the tenant still gets in-flight / latency, about its rate, through. The pipeline as a
+ * whole may fall one second behind, which keeps an accepted memory's wait near a second at worst.
  */
 export function overloadLimits(sustainablePerS: number): Record<string, string> {
   const half = Math.max(1, Math.floor(sustainablePerS / 2));
   return {
     MEMORY_TENANT_RATE_PER_S: String(half),
     MEMORY_TENANT_BURST: String(half),
-    MEMORY_TENANT_MAX_IN_FLIGHT: String(half),
+    MEMORY_TENANT_MAX_IN_FLIGHT: String(Math.max(1, Math.ceil(sustainablePerS / 10))),
     MEMORY_MAX_BACKLOG_RECORDS: String(Math.max(1, Math.ceil(sustainablePerS))),
   };
 }
