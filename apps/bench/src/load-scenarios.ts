@@ -122,7 +122,7 @@ export async function freshness(command: FreshnessCommand, print: Print): Promis
     if (res.jobId) return res.jobId;
     if (command.refusable && REFUSALS.has(res.status)) return { refused: res.status };
     throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-  });
+  }, command.pollMs);
 }
 
 /**

@@ -44,6 +44,9 @@ export interface OverloadFigures {
   rss: { beforeMb: number | null; peakMb: number | null; firstQuarterPeakMb: number | null; lastQuarterPeakMb: number | null; samples: number };
 }
 
+/** Each tenant's poller asks every 50 ms, so the two together search no more often than the freshness row's one. */
+const POLL_MS = 50;
+
 const fmt = (value: number | null) => (value === null ? '-' : Math.round(value).toLocaleString('en-US'));
 const peak = (values: number[]) => (values.length > 0 ? Math.max(...values) : null);
 
@@ -65,7 +68,7 @@ export async function overloadScenario(
   try {
     const loudRate = 5 * sustainablePerS;
     const quietRate = Math.max(1, sustainablePerS / 10);
-    const quiet = { kind: 'freshness' as const, url: target.url, apiKey: target.otherApiKey, ratePerS: quietRate, refusable: true };
+    const quiet = { kind: 'freshness' as const, url: target.url, apiKey: target.otherApiKey, ratePerS: quietRate, refusable: true, pollMs: POLL_MS };
     print(`\n[overload] the other tenant alone: ${quietRate.toFixed(1)} memories/s for ${options.aloneSeconds} s`);
     const quietAlone = await runLoad({ ...quiet, seed: nextSeed(), endUserId: `quiet-alone-${runId}`, seconds: options.aloneSeconds }, print);
 
@@ -77,7 +80,7 @@ export async function overloadScenario(
       if (mb !== null) samples.push(mb);
     }, 1_000);
     const [loud, quietLoaded] = await Promise.all([
-      runLoad({ kind: 'freshness', url: target.url, apiKey: target.apiKey, seed: nextSeed(), endUserId: `loud-${runId}`, ratePerS: loudRate, seconds, refusable: true }, print),
+      runLoad({ kind: 'freshness', url: target.url, apiKey: target.apiKey, seed: nextSeed(), endUserId: `loud-${runId}`, ratePerS: loudRate, seconds, refusable: true, pollMs: POLL_MS }, print),
       runLoad({ ...quiet, seed: nextSeed(), endUserId: `quiet-loaded-${runId}`, seconds }, print),
     ]).finally(() => clearInterval(sampler));
     const quarter = Math.max(1, Math.floor(samples.length / 4));
