@@ -1,3 +1,4 @@
+import { timeStep } from '@memory/platform';
 import { graphIds, type ScoredId } from '@memory/ports';
 import { decideCentroidMode, type CentroidDecision } from '../centroid-mode.js';
 import { withEpisodeContext } from '../episodes.js';
@@ -56,7 +57,7 @@ async function semanticLists(
   const [nearest, lexicalHits] = await Promise.all([deps.vectors.knn(scope, { vector: queryVector, k, timeRange, filter: config.filter }), lexical ?? lexicalCandidates(input, timeRange)]);
   // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
   const matching = lexicalHits.slice(0, Math.max(k, depths.lexical));
-  const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k, config.filter);
+  const episode = await timeStep('episodes', () => withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k, config.filter));
   const anchor = graphIds.user(scope);
   const lists: RankedList[] = [
     { name: `dense${suffix}`, weight: weights.dense * share, hits: episode.dense, relativeScores: true },
