@@ -88,7 +88,7 @@ export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery
       filter,
     },
     size: k,
-    ...ID_FIELDS,
+    ...TIMED_FIELDS,
     track_total_hits: false,
   };
 }
@@ -125,7 +125,7 @@ export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQ
     index,
     query: { bool: { should, minimum_should_match: 1, filter } },
     size: k,
-    ...ID_FIELDS,
+    ...TIMED_FIELDS,
     track_total_hits: false,
   };
 }
