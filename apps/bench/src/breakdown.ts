@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { TOPICS } from '@memory/contracts';
-import { formatBreakdownTable, ingestSample, searchSample, sentenceGenerator, summariseBreakdown, type BreakdownSample, type StepSummary } from '@memory/evaluation';
+import { formatBreakdownTable, formatPerformanceTable, ingestSample, searchSample, sentenceGenerator, summariseBreakdown, type BreakdownSample, type PerformanceRow, type StepSummary } from '@memory/evaluation';
 import { parseServerTiming, type StepTiming } from '@memory/platform';
 import { localEngines } from '@memory/testing';
 import { BenchApi } from './api.js';
@@ -10,6 +10,7 @@ import { UsageError } from './args.js';
 import { BREAKDOWN_USAGE, parseBreakdownArgs } from './breakdown-args.js';
 import { startDistributedService } from './distributed-service.js';
 import { ApiConnection } from './http-call.js';
+import { runLoad } from './load-process.js';
 import { ingestMany, waitForJobs } from './perf-pipeline.js';
 import type { Print } from './progress.js';
 import { recordMoments } from './record-moments.js';
@@ -71,15 +72,24 @@ async function main(): Promise<number> {
     print(`[search] ${options.searches} searches, one at a time (load average ${load()})`);
     const search = await searchBreakdown(connection, searchUser, texts.query, options.searches);
     print(`  load average ${load()}`);
+    // The same search rows as \`npm run bench\` (its load generator, in a process of its own), on the same memories.
+    const rows: PerformanceRow[] = [];
+    for (const clients of options.clients) {
+      print(`\n[search_ms] ${options.memories} memories, ${options.loadQueries} queries, ${clients} client(s) (load average ${load()})`);
+      const latency = await runLoad({ kind: 'search', url: target.url, apiKey: target.apiKey, seed: 11 + clients, endUserIds: [searchUser], queries: options.loadQueries, clients }, print);
+      rows.push({ metric: 'search_ms', condition: `${options.memories / 1000}k memories, ${clients} client${clients > 1 ? 's' : ''}`, value: latency.count, unit: 'queries', latency });
+      print(`  load average ${load()}`);
+    }
 
     print(`\nwhere the time goes, distributed mode; ${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}, Node ${process.version}; medians over the samples\n`);
     print(formatBreakdownTable(`one search (${options.memories} memories, automatic routing, limit 10)`, search.steps, search.samples));
     print('');
+    if (rows.length > 0) print(`\n${formatPerformanceTable(rows)}\n`);
     print(formatBreakdownTable('one ingested memory (text; stage.* = from the previous topic\'s record to this stage\'s output)', ingest.steps, ingest.samples));
     if (options.json) {
       const file = resolve(options.json);
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), options, loadAverage: loadavg(), search, ingest }, null, 2));
+      writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), options, loadAverage: loadavg(), search, ingest, rows }, null, 2));
       print(`\nfigures written to ${file}`);
     }
     return 0;
