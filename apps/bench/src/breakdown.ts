@@ -6,7 +6,6 @@ import { formatBreakdownTable, formatPerformanceTable, ingestSample, searchSampl
 import { parseServerTiming, type StepTiming } from '@memory/platform';
 import { localEngines } from '@memory/testing';
 import { BenchApi } from './api.js';
-import { UsageError } from './args.js';
 import { BREAKDOWN_USAGE, parseBreakdownArgs } from './breakdown-args.js';
 import { startDistributedService } from './distributed-service.js';
 import { ApiConnection } from './http-call.js';
@@ -14,7 +13,7 @@ import { runLoad } from './load-process.js';
 import { ingestMany, waitForJobs } from './perf-pipeline.js';
 import type { Print } from './progress.js';
 import { recordMoments } from './record-moments.js';
-import { runMain } from './run-main.js';
+import { commandOptions, runMain } from './run-main.js';
 import type { Target } from './service.js';
 
 /**
@@ -41,18 +40,8 @@ const CHAIN = [
 ] as const;
 
 async function main(): Promise<number> {
-  let options;
-  try {
-    options = parseBreakdownArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${BREAKDOWN_USAGE}\n`);
-    return 2;
-  }
-  if (!options) {
-    print(BREAKDOWN_USAGE);
-    return 0;
-  }
+  const options = commandOptions(() => parseBreakdownArgs(process.argv.slice(2)), BREAKDOWN_USAGE);
+  if (typeof options === 'number') return options;
   let target: Target | null = null;
   try {
     target = await startDistributedService(print);
