@@ -88,7 +88,8 @@ export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery
       filter,
     },
     size: k,
-    ...TIMED_FIELDS,
+    // A search's own kNN gives its hits' creation times for episode context; a kNN over given ids needs none.
+    ...(query.ids ? ID_FIELDS : TIMED_FIELDS),
     track_total_hits: false,
   };
 }

@@ -78,7 +78,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (query.k === 0) return [];
     const request = knnSearchRequest(this.index, scope, query, this.settings.minCandidates);
     const response = await call('VECTORS', `knn search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0), createdAt: hitCreatedAt(hit) }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0), ...(query.ids ? {} : { createdAt: hitCreatedAt(hit) }) }));
   }
 
   /**
