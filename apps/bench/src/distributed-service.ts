@@ -70,6 +70,7 @@ export async function startDistributedService(print: Print): Promise<Target> {
     url: service.url,
     apiKey: TEST_KEYS.acme,
     identity: `distributed (${namespace})`,
+    namespace,
     dataDir: null,
     pid: () => service.pid,
     footprint: async () => ({

@@ -11,6 +11,8 @@ export interface Target {
   apiKey: string;
   /** "embedded" or the URL: recorded in the manifest, since memories live in one service and not another. */
   identity: string;
+  /** The distributed service's namespace (its topics are `<namespace>.<topic>`); absent for the others. */
+  namespace?: string;
   /** The embedded service's data folder; null for a service found at --url. */
   dataDir: string | null;
   /** The embedded service's process id, for its resident memory; null for a service found at --url. */
