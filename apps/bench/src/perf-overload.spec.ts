@@ -19,7 +19,7 @@ describe('the overload scenario', () => {
     loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),
     quietAlone: fresh([100, 120, 140]),
     quietLoaded: fresh([110, 150, 200]),
-    rss: { beforeMb: 400, peakMb: 520, firstQuarterPeakMb: 500, lastQuarterPeakMb: 520, samples: 60 },
+    rss: { beforeMb: 400, peakMb: 520, firstHalfPeakMb: 500, secondHalfPeakMb: 520, samplesMb: [450, 500, 510, 520] },
     ...over,
   });
   const passes = (over: Partial<OverloadFigures>) => overloadVerdicts(figures(over)).map((verdict) => verdict.pass);
@@ -33,6 +33,6 @@ describe('the overload scenario', () => {
     expect(passes({ loud: fresh([300], { neverFound: 1 }) })).to.deep.equal([false, true, true]);
     expect(passes({ quietLoaded: fresh([150, 250, 400]) })).to.deep.equal([true, false, true]);
     expect(passes({ quietLoaded: fresh([110], { sent: 2, accepted: 1, refused: { 429: 1 } }) })).to.deep.equal([true, false, true]);
-    expect(passes({ rss: { beforeMb: 400, peakMb: 900, firstQuarterPeakMb: 500, lastQuarterPeakMb: 900, samples: 60 } })).to.deep.equal([true, true, false]);
+    expect(passes({ rss: { beforeMb: 400, peakMb: 900, firstHalfPeakMb: 500, secondHalfPeakMb: 900, samplesMb: [450, 500, 700, 900] } })).to.deep.equal([true, true, false]);
   });
 });
