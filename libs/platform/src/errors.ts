@@ -46,6 +46,15 @@ export function isRetriable(error: unknown): boolean {
   return true;
 }
 
+/**
+ * An engine that does not answer (an adapter's retriable `<FAMILY>.UNAVAILABLE`, seen directly or as the last
+ * error of a retry loop): the record or request is not at fault, and trying again once the engine is back will do.
+ */
+export function isEngineOutage(error: unknown): boolean {
+  const cause = error instanceof Error && error.name === 'RetriesExhaustedError' ? error.cause : error;
+  return cause instanceof MemoryServiceError && cause.retriable && cause.code.endsWith('.UNAVAILABLE');
+}
+
 export function errorCode(error: unknown): string {
   if (error instanceof MemoryServiceError) return error.code;
   return 'INTERNAL.UNEXPECTED';
