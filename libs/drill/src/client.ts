@@ -4,12 +4,29 @@ export interface DrillApi {
   apiKey: string;
 }
 
+/** The field at `path` of a parsed JSON body, or undefined when any step is missing or not an object. */
+export function field(body: unknown, ...path: string[]): unknown {
+  let value = body;
+  for (const name of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
+}
+
+/** The string at `path`, or null. */
+export function textField(body: unknown, ...path: string[]): string | null {
+  const value = field(body, ...path);
+  return typeof value === 'string' ? value : null;
+}
+
 /** An HTTP answer, or none (status null, `code` says why: refused, reset, timed out). */
 export interface Reply {
   status: number | null;
   code: string | null;
   retryAfter: string | null;
-  body: any;
+  /** The parsed JSON body (a string when it is not JSON, null when empty); read it with field(). */
+  body: unknown;
   ms: number;
 }
 
@@ -38,13 +55,13 @@ export async function call(api: DrillApi, method: 'GET' | 'POST', path: string, 
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await response.text();
-    let body: any = null;
+    let body: unknown = null;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
       body = text;
     }
-    return { status: response.status, code: body?.error?.code ?? null, retryAfter: response.headers.get('retry-after'), body, ms: performance.now() - started };
+    return { status: response.status, code: textField(body, 'error', 'code'), retryAfter: response.headers.get('retry-after'), body, ms: performance.now() - started };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const name = error instanceof Error ? error.name : 'Error';

@@ -1,4 +1,4 @@
-import { call, type DrillApi, type Reply } from './client.js';
+import { call, textField, type DrillApi, type Reply } from './client.js';
 import type { MemoryKind, Sent } from './outcome.js';
 
 /** Images and PDFs for a MinIO drill, each different from the others (a repeat could be deduplicated). */
@@ -45,7 +45,7 @@ export function sentFrom(index: number, kind: MemoryKind, content: string, reply
     status: reply.status,
     code: reply.code,
     retryAfter: reply.retryAfter,
-    jobId: reply.status === 202 ? (reply.body?.jobId ?? null) : null,
+    jobId: reply.status === 202 ? textField(reply.body, 'jobId') : null,
     ms: reply.ms,
     duringFault,
   };

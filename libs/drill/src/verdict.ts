@@ -15,8 +15,11 @@ export interface OutageSearch {
 }
 
 export const DRAIN_LIMIT_S = 60;
-/** A search during an outage must answer within this: a refusal, not a hang. */
-export const SEARCH_ANSWER_LIMIT_MS = 5_000;
+/**
+ * A search during an outage must answer within this: a refusal, not a hang. The Elasticsearch client retries a
+ * refused connection 3 times with its own backoff (1-2, 2-4 and 2-4 s) before the search app answers 503.
+ */
+export const SEARCH_ANSWER_LIMIT_MS = 10_000;
 
 const list = (entries: Record<string, number>) =>
   Object.entries(entries)
@@ -45,7 +48,9 @@ export function judgeOutage(sent: readonly Sent[], counts: Counts, drainS: numbe
   ];
   if (searches) {
     const good = searches.filter((search) => search.status === 503 && search.code && search.ms <= SEARCH_ANSWER_LIMIT_MS);
-    const slowest = Math.max(0, ...searches.map((search) => search.ms));
+    const times = searches.map((search) => search.ms).sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)] ?? 0;
+    const slowest = times.at(-1) ?? 0;
     const answers: Record<string, number> = {};
     for (const search of searches) {
       const key = `${search.status ?? NO_ANSWER}${search.code ? ` ${search.code}` : ''}`;
@@ -54,7 +59,7 @@ export function judgeOutage(sent: readonly Sent[], counts: Counts, drainS: numbe
     criteria.push({
       name: `searches while down: 503 with a code within ${SEARCH_ANSWER_LIMIT_MS / 1000} s`,
       pass: searches.length > 0 && good.length === searches.length,
-      detail: `${good.length}/${searches.length} (${list(answers)}; slowest ${Math.round(slowest)} ms)`,
+      detail: `${good.length}/${searches.length} (${list(answers)}; median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms)`,
     });
   }
   return criteria;

@@ -1,5 +1,5 @@
 import { mapWithConcurrency } from '@memory/platform';
-import { call, sleep, type DrillApi } from './client.js';
+import { call, field, sleep, textField, type DrillApi } from './client.js';
 import type { JobView, StoredMemory } from './outcome.js';
 
 const TERMINAL = new Set(['Completed', 'Failed']);
@@ -17,8 +17,10 @@ export async function awaitJobs(api: DrillApi, jobIds: readonly string[], deadli
     await mapWithConcurrency(pending, 8, async (jobId) => {
       const reply = await call(api, 'GET', `/v1/jobs/${encodeURIComponent(jobId)}`, { timeoutMs: 10_000 });
       if (reply.status !== 200) return;
-      jobs.set(jobId, { status: String(reply.body.status), memoryIds: Array.isArray(reply.body.memoryIds) ? reply.body.memoryIds.map(String) : [] });
-      if (TERMINAL.has(String(reply.body.status))) drainedAt = Date.now();
+      const status = textField(reply.body, 'status') ?? '';
+      const memoryIds = field(reply.body, 'memoryIds');
+      jobs.set(jobId, { status, memoryIds: Array.isArray(memoryIds) ? memoryIds.map(String) : [] });
+      if (TERMINAL.has(status)) drainedAt = Date.now();
     });
     pending = pending.filter((jobId) => !TERMINAL.has(jobs.get(jobId)?.status ?? ''));
     if (pending.length === 0) break;
@@ -41,8 +43,9 @@ export async function listMemories(api: DrillApi, endUserId: string): Promise<St
       await sleep(1_000);
       continue;
     }
-    for (const item of reply.body.data ?? []) memories.push({ id: String(item.id), content: String(item.payload?.content ?? '') });
-    cursor = reply.body.nextCursor ?? null;
+    const page = field(reply.body, 'data');
+    for (const item of Array.isArray(page) ? page : []) memories.push({ id: String(field(item, 'id')), content: textField(item, 'payload', 'content') ?? '' });
+    cursor = textField(reply.body, 'nextCursor');
   } while (cursor);
   return memories;
 }
