@@ -15,11 +15,8 @@ export interface OutageSearch {
 }
 
 export const DRAIN_LIMIT_S = 60;
-/**
- * A search during an outage must answer within this: a refusal, not a hang. The Elasticsearch client retries a
- * refused connection 3 times with its own backoff (1-2, 2-4 and 2-4 s) before the search app answers 503.
- */
-export const SEARCH_ANSWER_LIMIT_MS = 10_000;
+/** A search during an outage must answer within this: a refusal, not a hang. */
+export const SEARCH_ANSWER_LIMIT_MS = 5_000;
 
 const list = (entries: Record<string, number>) =>
   Object.entries(entries)
