@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -152,7 +153,10 @@ async function main(): Promise<number> {
     await deployment.stop();
   }
   for (const line of formatReport(results)) print(line);
-  if (options.json) writeFileSync(options.json, JSON.stringify({ options, results }, null, 2));
+  // The machine's load beside the figures: drain times on shared cores say little without it.
+  const load = loadavg().map((n) => n.toFixed(2));
+  print(`load average (1, 5, 15 min) at the end: ${load.join(', ')}`);
+  if (options.json) writeFileSync(options.json, JSON.stringify({ options, load, results }, null, 2));
   return results.every((result) => passed(result.criteria)) ? 0 : 1;
 }
 
