@@ -47,12 +47,15 @@ export function planTrials(target: KillTarget | 'random', trials: number, memori
   });
 }
 
-/** How long a client keeps retrying one memory (with its Idempotency-Key) before counting it lost. */
-const GIVE_UP_MS = 120_000;
+/**
+ * How long a client keeps retrying one memory (with its Idempotency-Key) before counting it lost: past the 60 s for
+ * which the claim of a request whose process died keeps answering 409 IDEMPOTENCY.IN_PROGRESS.
+ */
+const GIVE_UP_MS = 150_000;
 
 /**
  * Each trial sends its memories at the rate as a careful client does (the same Idempotency-Key on every retry of a
- * memory, retrying a missing answer, a 5xx or a 429), kills the planned process at the planned moment, waits for
+ * memory, retrying a missing answer, a 5xx, a 429 or a 409 IDEMPOTENCY.IN_PROGRESS), kills the planned process at the planned moment, waits for
  * its restart and for every job; the counts say whether anything was lost or stored twice.
  */
 export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
@@ -74,7 +77,8 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
         for (let attempt = 0; ; attempt++) {
           const reply: Reply = await ingest(api, endUserId, 'text', content, index, null, `${endUserId}-${index}`);
           sawFault ||= down;
-          const again = reply.status === null || reply.status >= 500 || reply.status === 429;
+          // What the API asks a client to send again: no answer, a 5xx, a 429, and a 409 for a key still in progress.
+          const again = reply.status === null || reply.status >= 500 || reply.status === 429 || reply.code === 'IDEMPOTENCY.IN_PROGRESS';
           if (!again || Date.now() > giveUpAt) {
             sent.push(sentFrom(index, 'text', content, reply, sawFault));
             return;

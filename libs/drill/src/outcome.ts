@@ -43,7 +43,10 @@ export interface Counts {
   duplicatedByContent: number;
   /** Stored memories claimed by two jobs, or by none of the accepted ones (a redelivery's copy). */
   duplicatedByJob: number;
-  /** Texts answered with an error that are in the store anyway: a client's retry would store them twice. */
+  /**
+   * Texts answered with an error that are in the store anyway: a client's retry would store them twice. Each is
+   * also one of duplicatedByJob (a memory no accepted job claims).
+   */
   refusedYetStored: number;
 }
 
