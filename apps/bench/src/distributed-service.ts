@@ -5,7 +5,7 @@ import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
 import { localEngines, ServiceProcess, TEST_KEYS } from '@memory/testing';
 import { elasticsearchStoreBytes, treeResidentMb } from './perf-footprint.js';
 import type { Print } from './progress.js';
-import { ServiceStartError, type Target } from './service.js';
+import { restartOnSamePort, ServiceStartError, type Target } from './service.js';
 
 /** The launcher `npm run start:distributed` runs: the edge, the search app and one process per stage. */
 const CLI_ENTRY = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url));
@@ -94,6 +94,7 @@ export async function startDistributedService(print: Print): Promise<Target> {
     url: service.url,
     apiKey: TEST_KEYS.acme,
     identity: `distributed (${namespace})`,
+    namespace,
     dataDir: null,
     pid: () => service.pid,
     footprint: async () => ({
@@ -101,6 +102,8 @@ export async function startDistributedService(print: Print): Promise<Target> {
       diskBytes: await elasticsearchStoreBytes(elasticsearch, `${namespace}-memory*`),
       disk: 'Elasticsearch indices of the namespace (Kafka topics and MinIO not counted)',
     }),
+    otherApiKey: TEST_KEYS.globex,
+    restart: restartOnSamePort(service),
     stop,
   };
 }

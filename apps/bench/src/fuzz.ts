@@ -4,28 +4,17 @@ import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { formatReport, runFuzz } from '@memory/fuzz';
 import { residentMb } from '@memory/platform';
-import { UsageError } from './args.js';
 import { FUZZ_USAGE, parseFuzzArgs } from './fuzz-args.js';
 import type { Print } from './progress.js';
-import { runMain } from './run-main.js';
+import { commandOptions, runMain } from './run-main.js';
 import { remoteService, startEmbeddedService, type Target } from './service.js';
 
 const print: Print = (line) => process.stdout.write(`${line}\n`);
 
 /** npm run fuzz: hostile requests to every route of the embedded service (or one at --url); exit 1 unless the run passes. */
 async function main(): Promise<number> {
-  let options;
-  try {
-    options = parseFuzzArgs(process.argv.slice(2), () => randomInt(1, 2 ** 31));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${FUZZ_USAGE}\n`);
-    return 2;
-  }
-  if (!options) {
-    print(FUZZ_USAGE);
-    return 0;
-  }
+  const options = commandOptions(() => parseFuzzArgs(process.argv.slice(2), () => randomInt(1, 2 ** 31)), FUZZ_USAGE);
+  if (typeof options === 'number') return options;
   const dataDir = options.url ? null : mkdtempSync(join(tmpdir(), 'memory-fuzz-'));
   let target: Target | null = null;
   try {

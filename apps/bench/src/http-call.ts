@@ -4,6 +4,8 @@ import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 export interface HttpAnswer {
   status: number;
   text: string;
+  /** The answer's Server-Timing header (where the service says its time went), when it sent one. */
+  serverTiming?: string;
 }
 
 /**
@@ -24,9 +26,9 @@ export class ApiConnection {
     this.agent = this.url.protocol === 'https:' ? new TlsAgent({ keepAlive: true }) : new Agent({ keepAlive: true });
   }
 
-  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, endUserId: string | null, body?: unknown): Promise<HttpAnswer> {
+  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, endUserId: string | null, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<HttpAnswer> {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
-    const headers: Record<string, string | number> = { authorization: `Bearer ${this.apiKey}` };
+    const headers: Record<string, string | number> = { ...extraHeaders, authorization: `Bearer ${this.apiKey}` };
     if (endUserId) headers['x-end-user-id'] = endUserId;
     if (payload) {
       headers['content-type'] = 'application/json';
@@ -37,7 +39,8 @@ export class ApiConnection {
       const req = send({ hostname: this.url.hostname, port: this.url.port, path: this.url.pathname.replace(/\/$/, '') + path, method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        const serverTiming = res.headers['server-timing'];
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), ...(typeof serverTiming === 'string' ? { serverTiming } : {}) }));
         res.on('error', reject);
       });
       req.on('error', reject);

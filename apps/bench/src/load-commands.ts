@@ -27,12 +27,19 @@ export interface SearchCommand extends Service {
   clients: number;
 }
 
-/** Memories at a steady rate, each searched for (direct_lookup of a unique code) from its 202 until found. */
+/**
+ * Memories at a steady rate, each searched for (direct_lookup of a unique code) from its 202 until found. With
+ * `refusable`, a 429, 503 or 507 is counted (the overload scenario sends more than the service admits) instead of
+ * ending the run.
+ */
 export interface FreshnessCommand extends Service {
   kind: 'freshness';
   endUserId: string;
   ratePerS: number;
   seconds: number;
+  refusable?: boolean;
+  /** How often the poller asks (20 ms unless said): two tenants' pollers at once ask twice as often in all. */
+  pollMs?: number;
 }
 
 /**
@@ -70,6 +77,10 @@ export interface EdgeLevel {
 export interface Freshness {
   ratePerS: number;
   sent: number;
+  /** Answered 202; the latency is of these. */
+  accepted: number;
+  /** The answers that refused, by status code ("429": n, ...). */
+  refused: Record<string, number>;
   neverFound: number;
   latency: LatencySummary;
 }

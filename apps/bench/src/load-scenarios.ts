@@ -119,9 +119,10 @@ export async function freshness(command: FreshnessCommand, print: Print): Promis
   const texts = sentenceGenerator(command.seed);
   return untilSearchable(client, command, print, 'memories', async (n, code) => {
     const res = await client.ingest(command.endUserId, `${texts.memory()} Reference ${code}.`);
-    if (!res.jobId) throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    return res.jobId;
-  });
+    if (res.jobId) return res.jobId;
+    if (command.refusable && REFUSALS.has(res.status)) return { refused: res.status };
+    throw new Error(`POST /v1/memory answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  }, command.pollMs);
 }
 
 /**
@@ -175,7 +176,7 @@ async function untilSearchable(
   command: { endUserId: string; ratePerS: number; seconds: number; seed: number },
   print: Print,
   what: string,
-  send: (n: number, code: string) => Promise<string>,
+  send: (n: number, code: string) => Promise<string | { refused: number }>,
   pollMs = 20,
   giveUpMs = 30_000,
 ): Promise<Freshness> {
@@ -212,20 +213,30 @@ async function untilSearchable(
   const started = performance.now();
   const shown = progress('sent', total, print, ` ${what}`);
   const sends: Promise<void>[] = [];
+  const refused: Record<string, number> = {};
   for (let n = 0; n < total; n++) {
     // Scheduled against the start, not the previous send, so a slow send does not lower the rate.
     const wait = started + (n * 1000) / command.ratePerS - performance.now();
     if (wait > 0) await sleep(wait);
     const code = `FRESH-${n}-${command.seed.toString(36)}`;
-    sends.push(send(n, code).then((jobId) => void pending.set(jobId, { code, accepted: performance.now() })));
+    sends.push(
+      send(n, code).then((answer) => {
+        if (typeof answer === 'string') pending.set(answer, { code, accepted: performance.now() });
+        else refused[answer.refused] = (refused[answer.refused] ?? 0) + 1;
+      }),
+    );
     shown.update(n + 1);
   }
   shown.finish(total);
   await Promise.all(sends);
   sending = false;
   await poller;
-  return { ratePerS: command.ratePerS, sent: total, neverFound, latency: summarizeLatencies(found) };
+  const refusals = Object.values(refused).reduce((sum, count) => sum + count, 0);
+  return { ratePerS: command.ratePerS, sent: total, accepted: total - refusals, refused, neverFound, latency: summarizeLatencies(found) };
 }
+
+/** The answers of admission (README, "Limits and backpressure"): the request was not accepted. */
+const REFUSALS = new Set([429, 503, 507]);
 
 /** Codes asked for in one freshness search. */
 const POLL_BATCH = 50;

@@ -20,6 +20,8 @@ export interface PerfPlan {
   readRequests: number;
   /** Memories forgotten one at a time for forget_visible_ms. */
   forgetMemories: number;
+  /** How long the overload scenario sends at five times the sustainable rate. */
+  overloadSeconds: number;
   /** The store shared by 10 users, each holding this many memories (the search user is one of them). */
   sharedUsers: { users: number; each: number };
   seed: number;
@@ -41,6 +43,7 @@ export const PERF_PLANS: Record<PerfScale, PerfPlan> = {
     searchClients: [1],
     readRequests: 100,
     forgetMemories: 50,
+    overloadSeconds: 15,
     sharedUsers: { users: 2, each: 1000 },
     seed: 20_260_601,
   },
@@ -55,6 +58,7 @@ export const PERF_PLANS: Record<PerfScale, PerfPlan> = {
     searchClients: [1, 8],
     readRequests: 300,
     forgetMemories: 100,
+    overloadSeconds: 60,
     sharedUsers: { users: 10, each: 1000 },
     seed: 20_260_601,
   },
@@ -69,6 +73,7 @@ export const PERF_PLANS: Record<PerfScale, PerfPlan> = {
     searchClients: [1, 8],
     readRequests: 500,
     forgetMemories: 300,
+    overloadSeconds: 60,
     sharedUsers: { users: 10, each: 10_000 },
     seed: 20_260_601,
   },

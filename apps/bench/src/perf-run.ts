@@ -8,6 +8,7 @@ import type { EdgeLevel, Reads } from './load-commands.js';
 import { runLoad } from './load-process.js';
 import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
 import { eraseLatency, forgetLatency } from './perf-forget.js';
+import { overloadScenario } from './perf-overload.js';
 import type { PerfPlan } from './perf-plan.js';
 import type { Print } from './progress.js';
 import type { Target } from './service.js';
@@ -154,6 +155,17 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   rows.push({ metric: 'erase_user_s', condition: `${sizeLabel(held)} memories of one end user`, value: erased.seconds, unit: 's' });
   rows.push({ metric: 'ingest_during_erasure', condition: 'another user: completed / accepted while the erasure ran', value: erased.otherAccepted ? erased.otherCompleted / erased.otherAccepted : null, unit: '' });
   print(`  ${erased.forgotten} memories forgotten in ${erased.seconds.toFixed(1)} s; meanwhile ${erased.otherCompleted} of another user's ${erased.otherAccepted} accepted memories completed`);
+
+  const { restart, otherApiKey } = target;
+  if (restart && otherApiKey) {
+    // Before the edge's flood, whose backlog would be what the overload's admission sees.
+    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed }, print);
+    stored += overload.figures.loud.accepted + overload.figures.quietAlone.accepted + overload.figures.quietLoaded.accepted;
+    figures['overload'] = overload.figures;
+    rows.push(...overload.rows);
+  } else {
+    print('\n[overload] not measured: it restarts the service with quotas, which a service found at --url cannot be');
+  }
 
   const levels: EdgeLevel[] = [];
   for (const connections of plan.edgeConnections) {

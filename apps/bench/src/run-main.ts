@@ -1,3 +1,4 @@
+import { UsageError } from './args.js';
 import { ServiceStartError } from './service.js';
 
 /**
@@ -13,4 +14,24 @@ export function runMain(main: () => Promise<number>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * A bench command's options from its command line: the options, or the exit code when there is nothing to run
+ * (0 after printing the usage for --help, 2 after a usage error with the usage).
+ */
+export function commandOptions<T>(parse: () => T | null, usage: string): T | number {
+  let options: T | null;
+  try {
+    options = parse();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+  if (options === null) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  return options;
 }

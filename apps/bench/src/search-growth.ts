@@ -2,13 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { formatPerformanceTable, sentenceGenerator, type PerformanceRow } from '@memory/evaluation';
-import { UsageError } from './args.js';
 import { GROWTH_USAGE, parseGrowthArgs } from './growth-args.js';
 import { BenchApi } from './api.js';
 import { runLoad } from './load-process.js';
 import { ingestMany, waitForJobs } from './perf-pipeline.js';
 import type { Print } from './progress.js';
-import { runMain } from './run-main.js';
+import { commandOptions, runMain } from './run-main.js';
 import { startEmbeddedService, type Target } from './service.js';
 
 /**
@@ -22,18 +21,8 @@ const END_USER = 'growth';
 const print: Print = (line) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
-  let options;
-  try {
-    options = parseGrowthArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${GROWTH_USAGE}\n`);
-    return 2;
-  }
-  if (!options) {
-    print(GROWTH_USAGE);
-    return 0;
-  }
+  const options = commandOptions(() => parseGrowthArgs(process.argv.slice(2)), GROWTH_USAGE);
+  if (typeof options === 'number') return options;
   const dataDir = options.keep ? resolve(options.keep) : mkdtempSync(join(tmpdir(), 'memory-growth-'));
   // The kept folder is the service's data folder; the manifest says whose memories it holds and how many.
   const manifestFile = join(dataDir, 'growth.json');

@@ -11,13 +11,31 @@ export interface Target {
   apiKey: string;
   /** "embedded" or the URL: recorded in the manifest, since memories live in one service and not another. */
   identity: string;
+  /** The distributed service's namespace (its topics are `<namespace>.<topic>`); absent for the others. */
+  namespace?: string;
   /** The embedded service's data folder; null for a service found at --url. */
   dataDir: string | null;
   /** The embedded service's process id, for its resident memory; null for a service found at --url. */
   pid(): number | null;
   /** Resident memory and bytes on disk of what this service started. */
   footprint(): Promise<Footprint>;
+  /** Another tenant's API key, for the scenarios that need two; null for a service found at --url. */
+  otherApiKey: string | null;
+  /**
+   * Stops the service and starts it again on the same address and data with these variables added (the overload
+   * scenario's quotas; {} for the defaults again); null for a service found at --url.
+   */
+  restart: ((env: Record<string, string>) => Promise<void>) | null;
   stop(): Promise<void>;
+}
+
+/** A restart that keeps the address, so clients holding the URL carry on. */
+export function restartOnSamePort(service: ServiceProcess): (env: Record<string, string>) => Promise<void> {
+  return async (env) => {
+    const port = new URL(service.url).port;
+    await service.stop();
+    await service.start({ ...env, PORT: port });
+  };
 }
 
 /** memoryd as `npm start` runs it, on the source (no build needed). */
@@ -51,6 +69,8 @@ export async function startEmbeddedService(dataDir: string, print: Print): Promi
     dataDir,
     pid: () => service.pid,
     footprint: async () => ({ rssMb: residentMb(service.pid), diskBytes: diskBytes(dataDir), disk: 'the data folder (event log, stores, job records)' }),
+    otherApiKey: TEST_KEYS.globex,
+    restart: restartOnSamePort(service),
     stop: () => service.stop(),
   };
 }
@@ -76,6 +96,8 @@ export async function remoteService(url: string, apiKey: string, print: Print): 
     dataDir: null,
     pid: () => null,
     footprint: async () => ({ rssMb: null, diskBytes: null, disk: 'not measured: a service someone else runs' }),
+    otherApiKey: null,
+    restart: null,
     stop: async () => undefined,
   };
 }

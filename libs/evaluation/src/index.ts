@@ -44,3 +44,4 @@ export { embedAll, cosineTopK, type EmbedProgress } from './dense-ranker.js';
 export { sentenceGenerator, type SentenceGenerator } from './memory-sentences.js';
 export { summarizeLatencies, type LatencySummary } from './latency.js';
 export { formatComparisonTable, formatPerformanceTable, type PerformanceRow } from './performance-table.js';
+export { summariseBreakdown, searchSample, ingestSample, formatBreakdownTable, type BreakdownSample, type StepSummary } from './breakdown.js';

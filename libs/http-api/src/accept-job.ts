@@ -1,6 +1,6 @@
 import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
 import type { EventLog, JobStore } from '@memory/ports';
-import { currentRequestId, errorCode, RequestError, type Logger } from '@memory/platform';
+import { currentRequestId, errorCode, RequestError, timeStep, type Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 
 export interface AcceptJobDeps {
@@ -20,17 +20,18 @@ type JobEvent = 'ingestRequested' | 'forgetRequested';
  * goes into the record's headers, which every stage copies onward, and onto the job record.
  */
 export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N, event: EventPayloads[N] & { acceptedAt: number }) {
-  const value = await deps.codec.encode(name, event).catch((error: unknown) => {
+  // Each part is a step of the accept's Server-Timing (text-ingest-fast-path.ts): sealing and encoding, the durable append, the job record.
+  const value = await timeStep('encode', () => deps.codec.encode(name, event)).catch((error: unknown) => {
     // An erasure (of the end user, or of the memory an update names) was accepted after this job's id was issued,
     // and won: nothing of it is kept.
     if (errorCode(error) === 'KEY.FORGOTTEN') throw endUserErased(event.jobId);
     throw error;
   });
   const requestId = currentRequestId();
-  await deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event, requestId) }]);
+  await timeStep('produce', () => deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event, requestId) }]));
   deps.inFlight?.accepted(event.tenantId, event.jobId);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
-  await deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId)).catch((error: unknown) => {
+  await timeStep('job-record', () => deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId))).catch((error: unknown) => {
     // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
     deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
   });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { fullBucket, mapWithConcurrency, refillBucket, RequestError, takeToken, type Logger, type TokenBucket } from '@memory/platform';
+import { fullBucket, mapWithConcurrency, refillBucket, RequestError, takeToken, withTimeout, type Logger, type TokenBucket } from '@memory/platform';
 import type { JobStore } from '@memory/ports';
 import { settled } from './job-wait.js';
 
@@ -40,13 +40,18 @@ export const ADMISSION_RETRY_AFTER_S = { storageFull: 60, overloaded: 5, inFligh
  * The decision for one write of a tenant at `now`, pure: the bucket to keep, the refusal if any, and the
  * RateLimit-* headers (IETF draft "RateLimit header fields for HTTP") to send either way. Checks run from the widest
  * to the narrowest, and a refused request takes no token.
+ *
+ * A pipeline behind its bound refuses the tenants that hold their share of the bound or more (the bound split evenly
+ * among the tenants with jobs in flight, `activeTenants`), not every tenant: one tenant's flood must not stop another
+ * that sends a little, and the tenants under their share together keep fewer jobs in flight than the bound.
  */
-export function decideAdmission(state: { bucket: TokenBucket; inFlight: number; signals: AdmissionSignals }, policy: AdmissionPolicy, now: number) {
+export function decideAdmission(state: { bucket: TokenBucket; inFlight: number; activeTenants: number; signals: AdmissionSignals }, policy: AdmissionPolicy, now: number) {
   const { signals } = state;
+  const backlogShare = policy.maxBacklogRecords / Math.max(1, state.activeTenants);
   let refusal: Refusal | null = null;
   if (policy.minFreeDiskBytes > 0 && signals.freeDiskBytes !== null && signals.freeDiskBytes < policy.minFreeDiskBytes) {
     refusal = { status: 507, code: 'STORAGE.FULL', message: 'the data folder is nearly full: nothing was accepted; what was accepted before is kept and still processed', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.storageFull };
-  } else if (signals.backlogRecords !== null && signals.backlogRecords > policy.maxBacklogRecords) {
+  } else if (signals.backlogRecords !== null && signals.backlogRecords > policy.maxBacklogRecords && state.inFlight >= backlogShare) {
     refusal = { status: 503, code: 'SERVICE.OVERLOADED', message: `the pipeline is ${signals.backlogRecords} records behind: nothing was accepted, retry after Retry-After`, retryAfterSeconds: ADMISSION_RETRY_AFTER_S.overloaded };
   } else if (state.inFlight >= policy.maxInFlight) {
     refusal = { status: 429, code: 'RATE.TOO_MANY_IN_FLIGHT', message: `this API key has ${policy.maxInFlight} jobs accepted and not yet finished: nothing was accepted, retry after Retry-After`, retryAfterSeconds: ADMISSION_RETRY_AFTER_S.inFlight };
@@ -89,10 +94,15 @@ export interface AdmissionSources {
   freeDiskBytes(): Promise<number>;
   logger: Logger;
   now?: () => number;
+  /** How long a reading may take before it counts as unknown (SIGNAL_READ_TIMEOUT_MS unless a test says otherwise). */
+  readTimeoutMs?: number;
 }
 
 /** How stale the measured signals may be, and how often a tenant at its in-flight bound re-reads its oldest jobs. */
 const SIGNALS_MAX_AGE_MS = 1_000;
+/** A reading slower than this is unknown: an engine in an outage can hold a read for half a minute, and a request
+ * waiting on a reading would wait with it. */
+const SIGNAL_READ_TIMEOUT_MS = 2_000;
 const PRUNE_EVERY_MS = 250;
 const PRUNE_BATCH = 256;
 const PRUNE_MAX_BATCHES = 16;
@@ -127,7 +137,10 @@ export class Admission {
   /** Reads the backlog and the free disk space now; a failed read leaves that signal unknown. */
   refresh(): Promise<void> {
     this.refreshing ??= (async () => {
-      const [backlog, disk] = await Promise.allSettled([this.sources.backlogRecords(), this.sources.freeDiskBytes()]);
+      const [backlog, disk] = await Promise.allSettled([
+        withTimeout(this.sources.backlogRecords(), this.sources.readTimeoutMs ?? SIGNAL_READ_TIMEOUT_MS, 'reading the backlog'),
+        withTimeout(this.sources.freeDiskBytes(), this.sources.readTimeoutMs ?? SIGNAL_READ_TIMEOUT_MS, 'reading the free disk space'),
+      ]);
       for (const failed of [backlog, disk].filter((result) => result.status === 'rejected')) {
         this.sources.logger.warn('admission signal unavailable', { error: String(failed.reason) });
       }
@@ -142,13 +155,19 @@ export class Admission {
     if (this.now() - this.signalsAt > SIGNALS_MAX_AGE_MS) {
       const refreshed = this.refresh();
       // A stale reading that would refuse is read again first: after a quiet spell the pipeline may have caught up.
-      const stale = decideAdmission({ bucket: fullBucket(this.policy, 0), inFlight: 0, signals: this.signals }, this.policy, 0);
-      if (stale.refusal) await refreshed;
+      const { freeDiskBytes } = this.signals;
+      const diskFull = this.policy.minFreeDiskBytes > 0 && freeDiskBytes !== null && freeDiskBytes < this.policy.minFreeDiskBytes;
+      if (diskFull || this.behind()) await refreshed;
     }
     const tenant = this.tenant(tenantId);
-    if (tenant.jobs.size + tenant.reserved >= this.policy.maxInFlight) await this.prune(tenant);
+    // Its count is exact only after a prune: needed at its in-flight bound, and when the pipeline is behind (its share).
+    if (tenant.jobs.size + tenant.reserved >= this.policy.maxInFlight || this.behind()) await this.prune(tenant);
     const now = this.now();
-    const decision = decideAdmission({ bucket: this.buckets.get(tenantId) ?? fullBucket(this.policy, now), inFlight: tenant.jobs.size + tenant.reserved, signals: this.signals }, this.policy, now);
+    const decision = decideAdmission(
+      { bucket: this.buckets.get(tenantId) ?? fullBucket(this.policy, now), inFlight: tenant.jobs.size + tenant.reserved, activeTenants: this.activeTenants(), signals: this.signals },
+      this.policy,
+      now,
+    );
     this.buckets.set(tenantId, decision.bucket);
     if (decision.refusal) throw new AdmissionRefused(decision.refusal, decision.headers);
     tenant.reserved++;
@@ -165,6 +184,17 @@ export class Admission {
   /** A job this process accepted (acceptJob calls it), counted until the job store shows it settled. */
   accepted(tenantId: string, jobId: string): void {
     this.tenant(tenantId).jobs.add(jobId);
+  }
+
+  private behind(): boolean {
+    return this.signals.backlogRecords !== null && this.signals.backlogRecords > this.policy.maxBacklogRecords;
+  }
+
+  /** Tenants with a job of theirs accepted here and maybe not finished (an upper bound: counts shrink when pruned). */
+  private activeTenants(): number {
+    let active = 0;
+    for (const tenant of this.inFlight.values()) if (tenant.jobs.size + tenant.reserved > 0) active++;
+    return active;
   }
 
   private tenant(tenantId: string): TenantInFlight {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '@memory/platform';
+import { serverTimingHeader, StepTimings, timeStep, withStepTimings, type Logger } from '@memory/platform';
 import { authenticate, type ApiKeyRegistry } from './auth.js';
 import { AdmissionRefused, type Admission } from './admission.js';
 import { errorResponse, identified } from './error-handler.js';
@@ -33,7 +33,8 @@ export const TEXT_INGEST_FAST_PATH = { method: 'POST', path: '/v1/memory' } as c
  */
 export function handleTextIngestFast(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): boolean {
   if (req.method !== TEXT_INGEST_FAST_PATH.method || req.url !== TEXT_INGEST_FAST_PATH.path || !plainJson(req)) return false;
-  void respond(req, res, deps);
+  const timings = new StepTimings();
+  void withStepTimings(timings, () => respond(req, res, deps, timings));
   return true;
 }
 
@@ -47,16 +48,18 @@ function plainJson(req: IncomingMessage): boolean {
   return parameters.every((parameter) => !parameter.startsWith('charset=') || parameter === 'charset=utf-8' || parameter === 'charset="utf-8"');
 }
 
-async function respond(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps): Promise<void> {
+/** Answers one accept; a success says in Server-Timing where its time went (read, encode, produce, job record). */
+async function respond(req: IncomingMessage, res: ServerResponse, deps: TextIngestFastPathDeps, timings: StepTimings): Promise<void> {
   // The admission's RateLimit-* headers go on every answer after it, as the Express routes' do.
   let admitted: Awaited<ReturnType<Admission['admit']>> | undefined;
   try {
     const tenantId = authenticate(deps.apiKeys, req.headers.authorization);
     admitted = await deps.admission?.admit(tenantId);
-    const body = await readJson(req, REQUEST_LIMITS.jsonBodyBytes);
+    const body = await timeStep('read', () => readJson(req, REQUEST_LIMITS.jsonBodyBytes));
     const headers = { endUserId: header(req, 'x-end-user-id'), timeZone: header(req, 'x-end-user-timezone'), idempotencyKey: header(req, IDEMPOTENCY_KEY_HEADER) };
     const outcome = await ingestText(deps, tenantId, headers, body);
-    send(res, outcome.status, outcome.body, { ...admitted?.headers, ...(outcome.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {}) });
+    const serverTiming = serverTimingHeader([...timings.list(), { step: 'accept', count: 1, ms: timings.elapsed() }]);
+    send(res, outcome.status, outcome.body, { ...admitted?.headers, ...(outcome.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : {}), 'server-timing': serverTiming });
   } catch (error) {
     const { status, body, headers } = errorResponse(error, deps.logger);
     send(res, status, identified(res, body), { ...(error instanceof AdmissionRefused ? error.headers : admitted?.headers), ...headers });

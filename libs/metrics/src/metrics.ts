@@ -1,3 +1,4 @@
+import { withTimeout } from '@memory/platform';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -90,17 +91,11 @@ export const scrapeSourceFailures = new Counter({
  */
 async function readSources<T>(name: string, sources: Set<Source<T>>): Promise<T[]> {
   const read = [...sources].map(async (source) => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${name} took more than ${SOURCE_TIMEOUT_MS} ms`)), SOURCE_TIMEOUT_MS);
-    });
     try {
-      return await Promise.race([source(), timeout]);
+      return await withTimeout(source(), SOURCE_TIMEOUT_MS, name);
     } catch {
       scrapeSourceFailures.inc({ source: name });
       return undefined;
-    } finally {
-      clearTimeout(timer);
     }
   });
   return (await Promise.all(read)).filter((value): value is Awaited<T> => value !== undefined);

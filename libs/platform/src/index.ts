@@ -9,3 +9,4 @@ export * from './token-bucket.js';
 export { seededRandom } from './seeded-random.js';
 export * from './resident-memory.js';
 export * from './request-context.js';
+export * from './step-timings.js';

@@ -94,4 +94,9 @@ export interface ScoredId {
   id: string;
   /** Cosine similarity, -1..1. */
   score: number;
+  /**
+   * When the memory was created (ms epoch), where the store reads it with the hit at no extra cost (Elasticsearch's
+   * doc values): episode context then needs no separate read of the seeds' creation times.
+   */
+  createdAt?: number;
 }

@@ -42,4 +42,21 @@ describe('withEpisodeContext', () => {
     const lifted = [...out.boosts].filter(([, boost]) => boost.neighbour === 'm20').map(([id]) => id).sort();
     expect(lifted).to.deep.equal(['m17', 'm18', 'm19', 'm21', 'm22', 'm23']);
   });
+
+  it('reads the creation times only of seeds whose hits came without one, and ranks alike either way', async () => {
+    const memories = { question: { time: 0, cosine: 0.8 }, answer: { time: MINUTE, cosine: 0.1 }, aside: { time: 2 * MINUTE, cosine: 0.3 } };
+    const asked: string[][] = [];
+    const store = storeOf(memories);
+    const counting: VectorStore = { ...store, creationTimes: (s: Scope, ids: string[]) => (asked.push(ids), store.creationTimes(s, ids)) };
+    const bare = await withEpisodeContext(counting, scope, new Float32Array(1), [{ id: 'question', score: 0.8 }], [{ id: 'aside', score: 2 }], 10);
+    expect(asked).to.deep.equal([['question', 'aside']]);
+    asked.length = 0;
+    const timed = await withEpisodeContext(counting, scope, new Float32Array(1), [{ id: 'question', score: 0.8, createdAt: 0 }], [{ id: 'aside', score: 2 }], 10);
+    expect(asked).to.deep.equal([['aside']]);
+    asked.length = 0;
+    const allTimed = await withEpisodeContext(counting, scope, new Float32Array(1), [{ id: 'question', score: 0.8, createdAt: 0 }], [{ id: 'aside', score: 2, createdAt: 2 * MINUTE }], 10);
+    expect(asked).to.deep.equal([]);
+    expect(timed).to.deep.equal(bare);
+    expect(allTimed).to.deep.equal(bare);
+  });
 });

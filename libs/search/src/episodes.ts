@@ -49,10 +49,14 @@ export async function withEpisodeContext(
   options: Partial<EpisodeOptions> = {},
 ): Promise<EpisodeLists> {
   const { windowMs, weight, seeds, maxPool, neighbours: span } = { ...EPISODE_DEFAULTS, ...options };
-  const seedIds = [...new Set([...dense.slice(0, seeds), ...lexical.slice(0, seeds)].map((h) => h.id))];
+  const seedHits = [...dense.slice(0, seeds), ...lexical.slice(0, seeds)];
+  const seedIds = [...new Set(seedHits.map((h) => h.id))];
   if (seedIds.length === 0 || weight === 0) return { dense, lexical, boosts: new Map() };
-  // Times and scores only: no memory (and no vector) is read back for this.
-  const seedTimes = await vectors.creationTimes(scope, seedIds);
+  // Times and scores only: no memory (and no vector) is read back for this. A store that gave the hits their
+  // creation times saves the round trip of reading them.
+  const known = new Map(seedHits.flatMap((h) => (h.createdAt === undefined ? [] : [[h.id, h.createdAt] as const])));
+  const unknown = seedIds.filter((id) => !known.has(id));
+  const seedTimes = unknown.length === 0 ? known : new Map([...known, ...(await vectors.creationTimes(scope, unknown))]);
   // Neighbours join the lists, so they pass the same filter as the memories they neighbour.
   const near = await vectors.createdNear(scope, [...seedTimes.values()], windowMs, maxPool, filter);
   const createdAt = new Map([...seedTimes, ...near.map((n) => [n.id, n.time] as const)]);

@@ -1,3 +1,4 @@
+import { timedPort, timeStep } from '@memory/platform';
 import { graphIds, type Scope, type VectorStore } from '@memory/ports';
 import { SEARCH_MODES, type SearchConfig } from './config.js';
 import { FUSION_METHODS, type Fused } from './fusion.js';
@@ -19,14 +20,15 @@ import { STRATEGIES, type SearchDeps, type StrategyResult, type TextStrategyInpu
  *   4. hand the best candidates, with their records, to the recipe's chain of rerankers;
  *   5. return payloads, with the routing and, when asked, each result's explanation.
  */
-export async function searchMemories(deps: SearchDeps, config: SearchConfig): Promise<SearchResponse> {
+export async function searchMemories(untimed: SearchDeps, config: SearchConfig): Promise<SearchResponse> {
+  const deps = timedDeps(untimed);
   const now = (deps.now ?? Date.now)();
-  const { analysis, eventAnchor } = await resolveQuery(deps.vectors, config, now);
+  const { analysis, eventAnchor } = await timeStep('analyse', () => resolveQuery(deps.vectors, config, now));
 
   const strategies = strategiesFor(config, analysis);
   const input = strategyInput(deps, config, analysis);
-  const results = await Promise.all(strategies.map((name) => STRATEGIES[name].run(input)));
-  const fused = FUSION_METHODS[config.fusion](results.flatMap((result) => result.lists));
+  const results = await Promise.all(strategies.map((name) => timeStep(`strategy.${name}`, () => STRATEGIES[name].run(input))));
+  const fused = await timeStep('fusion', async () => FUSION_METHODS[config.fusion](results.flatMap((result) => result.lists)));
 
   const routing: Routing = { recipe: config.name, strategies, ...((SEARCH_MODES as readonly string[]).includes(config.name) ? { mode: config.name } : {}) };
   if (analysis.relativeToEvent) routing['relativeToEvent'] = { ...analysis.relativeToEvent, anchorMemory: eventAnchor };
@@ -35,7 +37,8 @@ export async function searchMemories(deps: SearchDeps, config: SearchConfig): Pr
   const context: RerankContext = { query: config.query, limit: config.limit, now, centroidMode: routing.centroidMode ?? null, depths: config.depths };
   const chain = rerankersFor(config.rerankers, context);
   const poolSize = chain.some((reranker) => reranker.readsWholePool) ? fused.length : config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra;
-  const ranked = rerank(await candidatesOf(deps.vectors, config.scope, fused.slice(0, poolSize)), chain, context);
+  const candidates = await candidatesOf(deps.vectors, config.scope, fused.slice(0, poolSize));
+  const ranked = await timeStep('rerank', async () => rerank(candidates, chain, context));
 
   const fusedById = new Map(fused.map((f) => [f.id, f]));
   const data = ranked.map((candidate): SearchHit => {
@@ -44,6 +47,20 @@ export async function searchMemories(deps: SearchDeps, config: SearchConfig): Pr
     return hit;
   });
   return { data, routing };
+}
+
+/**
+ * The ports a search reads, each call timed as a step (`vectors.knn`, `embedder.embed`, ...) of the search being
+ * recorded (see withStepTimings): the breakdown of where a search's time goes. Untimed outside a recording.
+ */
+function timedDeps(deps: SearchDeps): SearchDeps {
+  return {
+    ...deps,
+    vectors: timedPort('vectors', deps.vectors),
+    embedder: timedPort('embedder', deps.embedder),
+    ...(deps.centroids ? { centroids: timedPort('centroids', deps.centroids) } : {}),
+    ...(deps.graph ? { graph: timedPort('graph', deps.graph) } : {}),
+  };
 }
 
 /** Step 1: the query read on its own, then the parts of it only the user's memories can settle. */

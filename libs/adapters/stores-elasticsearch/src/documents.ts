@@ -1,4 +1,5 @@
 import { errors, type Client } from '@elastic/elasticsearch';
+import { timeStep } from '@memory/platform';
 import { engineError, type Family } from './errors.js';
 import { VersionConflict } from './retry-conflicts.js';
 
@@ -17,7 +18,7 @@ const status = (error: unknown) => (error instanceof errors.ResponseError ? erro
  */
 export async function readDocument<T>(client: Client, family: Family, what: string, index: string, id: string): Promise<Versioned<T> | null> {
   try {
-    const response = await client.get<T>({ index, id });
+    const response = await timeStep('elasticsearch', () => client.get<T>({ index, id }));
     if (!response.found || response._source === undefined) return null;
     return { source: response._source, seqNo: response._seq_no!, primaryTerm: response._primary_term! };
   } catch (error) {
@@ -42,7 +43,7 @@ export async function writeIfUnchanged<T>(
 ): Promise<void> {
   const condition = expected ? { if_seq_no: expected.seqNo, if_primary_term: expected.primaryTerm } : { op_type: 'create' as const };
   try {
-    await client.index({ index: target.index, id: target.id, document, refresh: false, ...condition }, { maxRetries: 0 });
+    await timeStep('elasticsearch', () => client.index({ index: target.index, id: target.id, document, refresh: false, ...condition }, { maxRetries: 0 }));
   } catch (error) {
     if (status(error) === 409) throw new VersionConflict();
     throw engineError(family, what, error);

@@ -1,5 +1,5 @@
 import { errors } from '@elastic/elasticsearch';
-import { MemoryServiceError } from '@memory/platform';
+import { MemoryServiceError, timeStep } from '@memory/platform';
 
 /** The code family of the port, the same as its embedded adapter's: VECTORS (memories, centroids), JOBS, IDEMPOTENCY, KEYS or WEBHOOK. */
 export type Family = 'VECTORS' | 'JOBS' | 'IDEMPOTENCY' | 'KEYS' | 'WEBHOOK';
@@ -92,10 +92,13 @@ export function engineError(family: Family, what: string, error: unknown): Memor
   return new MemoryServiceError(`${family}.FAILED`, `${what}: ${message}`, { retriable: true, cause: error });
 }
 
-/** Runs one engine call, mapping its failure. */
+/**
+ * Runs one engine call (one HTTP request), mapping its failure. Each is a step `elasticsearch` of the unit of work
+ * being timed, so a search's breakdown counts its round trips.
+ */
 export async function call<T>(family: Family, what: string, task: () => Promise<T>): Promise<T> {
   try {
-    return await task();
+    return await timeStep('elasticsearch', task);
   } catch (error) {
     throw engineError(family, what, error);
   }

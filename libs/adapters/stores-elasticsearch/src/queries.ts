@@ -88,7 +88,8 @@ export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery
       filter,
     },
     size: k,
-    ...ID_FIELDS,
+    // A search's own kNN gives its hits' creation times for episode context; a kNN over given ids needs none.
+    ...(query.ids ? ID_FIELDS : TIMED_FIELDS),
     track_total_hits: false,
   };
 }
@@ -125,7 +126,7 @@ export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQ
     index,
     query: { bool: { should, minimum_should_match: 1, filter } },
     size: k,
-    ...ID_FIELDS,
+    ...TIMED_FIELDS,
     track_total_hits: false,
   };
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
+import { lexicalTerms } from '@memory/lexical';
 import type { JobRecord } from '@memory/ports';
 import { describeCentroidStoreContract, describeIdempotencyStoreContract, describeJobStoreContract, describeKeyStoreContract, describeVectorStoreContract, describeWebhookStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
@@ -92,6 +93,17 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       const doc = await raw.get<{ content: string; eventRanges: unknown[] }>({ index: `${options.prefix}-memories`, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
       expect(doc._version).to.equal(2);
       expect(doc._source!.content).to.equal('again');
+    });
+
+    it('gives kNN and BM25 hits their creation time (read with the id), so episode context need not ask for it', async () => {
+      const scope = freshScope();
+      const createdAt = Date.UTC(2024, 2, 3, 4, 5, 6, 789);
+      await stores.vectors.upsert([memoryRecord(scope, 'm1', DIMS, { createdAt, content: 'zeppelin over the lakes' })]);
+      const [nearest] = await stores.vectors.knn(scope, { vector: memoryRecord(scope, 'm1', DIMS).vector, k: 1 });
+      const [matching] = await stores.vectors.textSearch(scope, { terms: lexicalTerms('zeppelin'), k: 1 });
+      expect(nearest).to.include({ id: 'm1', createdAt });
+      expect(matching).to.include({ id: 'm1', createdAt });
+      expect((await stores.vectors.creationTimes(scope, ['m1'])).get('m1')).to.equal(createdAt);
     });
 
     it('refuses vectors of other dimensions than the index holds, and an open with other dims', async () => {

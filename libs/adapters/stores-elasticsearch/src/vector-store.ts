@@ -78,7 +78,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (query.k === 0) return [];
     const request = knnSearchRequest(this.index, scope, query, this.settings.minCandidates);
     const response = await call('VECTORS', `knn search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0) }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0), ...(query.ids ? {} : { createdAt: hitCreatedAt(hit) }) }));
   }
 
   /**
@@ -98,7 +98,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (boosts.size === 0) return [];
     const request = textSearchRequest(this.index, scope, query, boosts);
     const response = await call('VECTORS', `text search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: hit._score ?? 0 }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: hit._score ?? 0, createdAt: hitCreatedAt(hit) }));
   }
 
   async findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]> {

@@ -1,5 +1,6 @@
 import { Router, raw, type Request, type Response } from 'express';
-import { RequestError } from '@memory/platform';
+import { performance } from 'node:perf_hooks';
+import { RequestError, serverTimingHeader } from '@memory/platform';
 import { REQUEST_LIMITS } from '../limits.js';
 import { MEMORY_READ_PATHS } from './memories.js';
 
@@ -31,6 +32,7 @@ function relay(base: string) {
     const requestId = res.getHeader('x-request-id');
     if (typeof requestId === 'string') headers['x-request-id'] = requestId;
     let upstream: globalThis.Response;
+    const started = performance.now();
     try {
       upstream = await fetch(`${base}${req.originalUrl}`, {
         method: req.method,
@@ -47,6 +49,11 @@ function relay(base: string) {
     // The search app's 503 says when to come back; the client hears the same.
     const retryAfter = upstream.headers.get('retry-after');
     if (retryAfter) res.setHeader('retry-after', retryAfter);
-    res.send(Buffer.from(await upstream.arrayBuffer()));
+    const body = Buffer.from(await upstream.arrayBuffer());
+    // The search app's steps, and the relay's own: the round trip to the search app, its answer read whole.
+    const steps = upstream.headers.get('server-timing');
+    const relayed = serverTimingHeader([{ step: 'edge.relay', count: 1, ms: performance.now() - started }]);
+    res.setHeader('server-timing', steps ? `${steps}, ${relayed}` : relayed);
+    res.send(body);
   };
 }

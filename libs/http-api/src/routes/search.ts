@@ -1,5 +1,6 @@
-import { Router, json, type Request } from 'express';
-import { RequestError } from '@memory/platform';
+import { performance } from 'node:perf_hooks';
+import { Router, json, type Request, type Response } from 'express';
+import { RequestError, serverTimingHeader, StepTimings, withStepTimings } from '@memory/platform';
 import { searchByImage, searchConfig, searchMemories, type ImageSearchDeps, type SearchDeps } from '@memory/search';
 import { REQUEST_LIMITS } from '../limits.js';
 import { validateImageSearch, validateTimeZone } from '../validation.js';
@@ -20,14 +21,29 @@ export function searchRoutes(deps: SearchRouteDeps): Router {
       res.json({ data });
       return;
     }
-    res.json(await searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'search' })));
+    await answerTimed(res, () => searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'search' })));
   });
   // Mode search is /v1/search with the recipe named by the mode (see RECIPES); same Memory shape and options.
   router.post('/v1/memories/search', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
-    res.json(await searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'mode_search' })));
+    await answerTimed(res, () => searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'mode_search' })));
   });
   return router;
+}
+
+/**
+ * Answers with what `work` returns, and says in a Server-Timing header where its time went: each step the search
+ * recorded (store and model calls, Elasticsearch requests with their count, fusion, reranking), the JSON
+ * serialisation, and `search`, the whole. `npm run bench:breakdown` reads it; so does a browser's network panel.
+ */
+async function answerTimed(res: Response, work: () => Promise<unknown>): Promise<void> {
+  const timings = new StepTimings();
+  const answer = await withStepTimings(timings, work);
+  const serialising = performance.now();
+  const body = JSON.stringify(answer);
+  timings.add('serialise', performance.now() - serialising);
+  res.setHeader('server-timing', serverTimingHeader([...timings.list(), { step: 'search', count: 1, ms: timings.elapsed() }]));
+  res.type('json').send(body);
 }
 
 /** Dates in a query ("yesterday") are read in the zone the user's memories were resolved in: the same header. */

@@ -1,5 +1,6 @@
+import { timeStep } from '@memory/platform';
 import { graphIds, type ScoredId } from '@memory/ports';
-import { decideCentroidMode, type CentroidDecision } from '../centroid-mode.js';
+import { decideCentroidMode, type CentroidDecision, type CentroidMode } from '../centroid-mode.js';
 import { withEpisodeContext } from '../episodes.js';
 import type { RankedList } from '../fusion.js';
 import type { Strategy, StrategyResult, TextStrategyInput } from './strategy.js';
@@ -22,16 +23,24 @@ export const centroidAware: Strategy = {
   async run(input) {
     const { config, analysis } = input;
     const range = config.semantic.timeFilter && analysis.timeRange ? { from: analysis.timeRange.from, to: analysis.timeRange.to } : undefined;
-    // Asked before the embedding is awaited: BM25 runs on this thread while the model's thread embeds the query.
+    // Asked before the embedding is awaited: BM25 and the user's centroid are read while the model's thread embeds
+    // the query, instead of one after the other.
     const vector = input.queryVector();
     const lexical = lexicalCandidates(input, range);
-    // When the embedding fails first, nobody awaits the lexical search: its own failure must not go unhandled.
+    const centroid = !config.semantic.centroidMode && input.deps.centroids ? input.deps.centroids.get(config.scope) : null;
+    // When the embedding fails first, nobody awaits these reads: their own failures must not go unhandled.
     lexical.catch(() => undefined);
+    centroid?.catch(() => undefined);
     const queryVector = await vector;
+    // The centroid decides how many neighbours to ask for only when the limit is large; otherwise the kNN starts
+    // as soon as the query is embedded, without waiting for the centroid.
+    const k = candidateCount(config, 'SPECIFIC');
+    const nearest = k === candidateCount(config, 'META') ? input.deps.vectors.knn(config.scope, { vector: queryVector, k, timeRange: range, filter: config.filter }) : undefined;
+    nearest?.catch(() => undefined);
     const decision: CentroidDecision = config.semantic.centroidMode
       ? { mode: config.semantic.centroidMode, similarity: null, threshold: null, reason: 'chosen by the recipe' }
-      : decideCentroidMode(queryVector, input.deps.centroids ? await input.deps.centroids.get(config.scope) : null);
-    const filtered = await semanticLists(input, queryVector, decision, 1, '', range, lexical);
+      : decideCentroidMode(queryVector, await centroid);
+    const filtered = await semanticLists(input, queryVector, decision, 1, '', range, lexical, nearest);
     const found = new Set(filtered.lists.flatMap((list) => list.hits.map((hit) => hit.id)));
     if (!range || found.size >= config.limit) return filtered;
     const open = await semanticLists(input, queryVector, decision, 0.5, '_unfiltered', undefined);
@@ -48,15 +57,15 @@ async function semanticLists(
   suffix: string,
   timeRange: TimeFilter | undefined,
   lexical?: Promise<ScoredId[]>,
+  started?: Promise<ScoredId[]>,
 ): Promise<StrategyResult> {
   const { deps, config } = input;
-  const { scope, limit, depths, weights } = config;
-  const depth = depths.semantic[decision.mode];
-  const k = Math.max(limit * depth.perLimit, depth.floor);
-  const [nearest, lexicalHits] = await Promise.all([deps.vectors.knn(scope, { vector: queryVector, k, timeRange, filter: config.filter }), lexical ?? lexicalCandidates(input, timeRange)]);
+  const { scope, depths, weights } = config;
+  const k = candidateCount(config, decision.mode);
+  const [nearest, lexicalHits] = await Promise.all([started ?? deps.vectors.knn(scope, { vector: queryVector, k, timeRange, filter: config.filter }), lexical ?? lexicalCandidates(input, timeRange)]);
   // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
   const matching = lexicalHits.slice(0, Math.max(k, depths.lexical));
-  const episode = await withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k, config.filter);
+  const episode = await timeStep('episodes', () => withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k, config.filter));
   const anchor = graphIds.user(scope);
   const lists: RankedList[] = [
     { name: `dense${suffix}`, weight: weights.dense * share, hits: episode.dense, relativeScores: true },
@@ -68,6 +77,12 @@ async function semanticLists(
     notes: { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k },
     details: new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }])),
   };
+}
+
+/** How many kNN (and BM25) candidates the semantic path asks for in a centroid mode. */
+function candidateCount({ limit, depths }: TextStrategyInput['config'], mode: CentroidMode): number {
+  const depth = depths.semantic[mode];
+  return Math.max(limit * depth.perLimit, depth.floor);
 }
 
 /**

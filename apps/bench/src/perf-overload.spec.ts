@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import { summarizeLatencies } from '@memory/evaluation';
+import type { Freshness } from './load-commands.js';
+import { overloadLimits, overloadVerdicts, type OverloadFigures } from './perf-overload.js';
+
+const fresh = (ms: number[], over: Partial<Freshness> = {}): Freshness => ({ ratePerS: 1, sent: ms.length, accepted: ms.length, refused: {}, neverFound: 0, latency: summarizeLatencies(ms), ...over });
+
+describe('the overload scenario', () => {
+  it('gives a tenant half the sustainable rate and a tenth of a second of work in flight, the pipeline a second of backlog', () => {
+    expect(overloadLimits(151.7)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '75', MEMORY_TENANT_BURST: '75', MEMORY_TENANT_MAX_IN_FLIGHT: '16', MEMORY_MAX_BACKLOG_RECORDS: '152' });
+    // A machine slower than two memories a second still admits one at a time.
+    expect(overloadLimits(0.5)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '1', MEMORY_TENANT_BURST: '1', MEMORY_TENANT_MAX_IN_FLIGHT: '1', MEMORY_MAX_BACKLOG_RECORDS: '1' });
+  });
+
+  const figures = (over: Partial<OverloadFigures> = {}): OverloadFigures => ({
+    sustainablePerS: 100,
+    limits: overloadLimits(100),
+    seconds: 60,
+    loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),
+    quietAlone: fresh([100, 120, 140]),
+    quietLoaded: fresh([110, 150, 200]),
+    rss: { beforeMb: 400, peakMb: 520, firstQuarterPeakMb: 500, lastQuarterPeakMb: 520, samples: 60 },
+    ...over,
+  });
+  const passes = (over: Partial<OverloadFigures>) => overloadVerdicts(figures(over)).map((verdict) => verdict.pass);
+
+  it('passes when the accepted are fresh within 2 s, the other tenant within 1.5 times its figure alone, and RSS flat', () => {
+    expect(passes({})).to.deep.equal([true, true, true]);
+  });
+
+  it('fails each check on its own figure', () => {
+    expect(passes({ loud: fresh([300, 2_500]) })).to.deep.equal([false, true, true]);
+    expect(passes({ loud: fresh([300], { neverFound: 1 }) })).to.deep.equal([false, true, true]);
+    expect(passes({ quietLoaded: fresh([150, 250, 400]) })).to.deep.equal([true, false, true]);
+    expect(passes({ quietLoaded: fresh([110], { sent: 2, accepted: 1, refused: { 429: 1 } }) })).to.deep.equal([true, false, true]);
+    expect(passes({ rss: { beforeMb: 400, peakMb: 900, firstQuarterPeakMb: 500, lastQuarterPeakMb: 900, samples: 60 } })).to.deep.equal([true, true, false]);
+  });
+});

@@ -1,0 +1,111 @@
+import type { PerformanceRow } from '@memory/evaluation';
+import type { Freshness } from './load-commands.js';
+import { runLoad } from './load-process.js';
+import { treeResidentMb } from './perf-footprint.js';
+import type { Print } from './progress.js';
+import type { Target } from './service.js';
+
+/**
+ * The admission bounds the overload scenario runs under, from the rate the pipeline sustains on this machine. A
+ * tenant may send half of it (the other half is left for other tenants). Its jobs in flight are bounded by a tenth of
+ * a second of the pipeline's work: the pipeline takes records in order, so that is the wait one tenant's flood adds
+ * to another's memories, while the tenant still gets in-flight / latency, about its rate, through. The pipeline as a
+ * whole may fall one second behind, which keeps an accepted memory's wait near a second at worst.
+ */
+export function overloadLimits(sustainablePerS: number): Record<string, string> {
+  const half = Math.max(1, Math.floor(sustainablePerS / 2));
+  return {
+    MEMORY_TENANT_RATE_PER_S: String(half),
+    MEMORY_TENANT_BURST: String(half),
+    MEMORY_TENANT_MAX_IN_FLIGHT: String(Math.max(1, Math.ceil(sustainablePerS / 10))),
+    MEMORY_MAX_BACKLOG_RECORDS: String(Math.max(1, Math.ceil(sustainablePerS))),
+  };
+}
+
+/** What the scenario checks (issue 19, part 5), as pass or fail with the figures it read. */
+export function overloadVerdicts(figures: OverloadFigures): Array<{ check: string; pass: boolean }> {
+  const { loud, quietAlone, quietLoaded, rss } = figures;
+  const loudP95 = loud.latency.p95;
+  const ratio = quietAlone.latency.p95 && quietLoaded.latency.p95 ? quietLoaded.latency.p95 / quietAlone.latency.p95 : null;
+  return [
+    { check: `accepted memories searchable: p95 ${fmt(loudP95)} ms <= 2,000 ms, none lost (${loud.neverFound} never found)`, pass: loudP95 !== null && loudP95 <= 2_000 && loud.neverFound === 0 },
+    { check: `the other tenant: p95 ${fmt(quietLoaded.latency.p95)} ms <= 1.5 x its ${fmt(quietAlone.latency.p95)} ms alone (${ratio === null ? '-' : ratio.toFixed(2)} x), nothing refused`, pass: ratio !== null && ratio <= 1.5 && quietLoaded.accepted === quietLoaded.sent },
+    { check: `RSS bounded: peak ${fmt(rss.peakMb)} MB against ${fmt(rss.beforeMb)} MB before, ${fmt(rss.lastQuarterPeakMb)} MB in the last quarter (no growth there)`, pass: rss.peakMb !== null && rss.lastQuarterPeakMb !== null && rss.firstQuarterPeakMb !== null && rss.lastQuarterPeakMb <= rss.firstQuarterPeakMb * 1.1 },
+  ];
+}
+
+export interface OverloadFigures {
+  sustainablePerS: number;
+  limits: Record<string, string>;
+  seconds: number;
+  loud: Freshness;
+  quietAlone: Freshness;
+  quietLoaded: Freshness;
+  rss: { beforeMb: number | null; peakMb: number | null; firstQuarterPeakMb: number | null; lastQuarterPeakMb: number | null; samples: number };
+}
+
+/** Each tenant's poller asks every 50 ms, so the two together search no more often than the freshness row's one. */
+const POLL_MS = 50;
+
+const fmt = (value: number | null) => (value === null ? '-' : Math.round(value).toLocaleString('en-US'));
+const peak = (values: number[]) => (values.length > 0 ? Math.max(...values) : null);
+
+/**
+ * overload_*: one tenant sends text memories at five times the sustainable rate for `seconds` while another sends
+ * at a tenth of it, the service running under overloadLimits; the other tenant's freshness alone first, for its
+ * unloaded figure. The service's resident memory is sampled every second. The service is restarted with the limits
+ * and again with its own settings after, on the same address.
+ */
+export async function overloadScenario(
+  target: Target & { restart: NonNullable<Target['restart']>; otherApiKey: string },
+  options: { sustainablePerS: number; seconds: number; aloneSeconds: number; runId: string; nextSeed: () => number },
+  print: Print,
+): Promise<{ figures: OverloadFigures; rows: PerformanceRow[] }> {
+  const { sustainablePerS, seconds, runId, nextSeed } = options;
+  const limits = overloadLimits(sustainablePerS);
+  print(`\n[overload] restarting the service with ${Object.entries(limits).map(([name, value]) => `${name}=${value}`).join(' ')}`);
+  await target.restart(limits);
+  try {
+    const loudRate = 5 * sustainablePerS;
+    const quietRate = Math.max(1, sustainablePerS / 10);
+    const quiet = { kind: 'freshness' as const, url: target.url, apiKey: target.otherApiKey, ratePerS: quietRate, refusable: true, pollMs: POLL_MS };
+    print(`\n[overload] the other tenant alone: ${quietRate.toFixed(1)} memories/s for ${options.aloneSeconds} s`);
+    const quietAlone = await runLoad({ ...quiet, seed: nextSeed(), endUserId: `quiet-alone-${runId}`, seconds: options.aloneSeconds }, print);
+
+    print(`\n[overload] one tenant at ${loudRate.toFixed(0)} memories/s (5 x ${sustainablePerS.toFixed(1)}) and the other at ${quietRate.toFixed(1)}/s, for ${seconds} s`);
+    const beforeMb = treeResidentMb(target.pid());
+    const samples: number[] = [];
+    const sampler = setInterval(() => {
+      const mb = treeResidentMb(target.pid());
+      if (mb !== null) samples.push(mb);
+    }, 1_000);
+    const [loud, quietLoaded] = await Promise.all([
+      runLoad({ kind: 'freshness', url: target.url, apiKey: target.apiKey, seed: nextSeed(), endUserId: `loud-${runId}`, ratePerS: loudRate, seconds, refusable: true, pollMs: POLL_MS }, print),
+      runLoad({ ...quiet, seed: nextSeed(), endUserId: `quiet-loaded-${runId}`, seconds }, print),
+    ]).finally(() => clearInterval(sampler));
+    const quarter = Math.max(1, Math.floor(samples.length / 4));
+    const figures: OverloadFigures = {
+      sustainablePerS,
+      limits,
+      seconds,
+      loud,
+      quietAlone,
+      quietLoaded,
+      rss: { beforeMb, peakMb: peak(samples), firstQuarterPeakMb: peak(samples.slice(0, quarter)), lastQuarterPeakMb: peak(samples.slice(-quarter)), samples: samples.length },
+    };
+    const refusals = Object.entries(loud.refused).map(([status, count]) => `${count} x ${status}`).join(', ') || 'none';
+    print(`  loud tenant: ${loud.sent} sent, ${loud.accepted} accepted, refused ${refusals}`);
+    for (const verdict of overloadVerdicts(figures)) print(`  ${verdict.pass ? 'PASS' : 'FAIL'} ${verdict.check}`);
+    const rows: PerformanceRow[] = [
+      { metric: 'overload_accepted', condition: `5x (${loudRate.toFixed(0)}/s) for ${seconds} s: accepted / sent`, value: loud.sent ? loud.accepted / loud.sent : null, unit: '' },
+      { metric: 'overload_fresh_ms', condition: 'the accepted, 202 to searchable', value: loud.latency.count, unit: 'found', latency: loud.latency },
+      { metric: 'overload_other_ms', condition: `other tenant ${quietRate.toFixed(1)}/s, alone`, value: quietAlone.latency.count, unit: 'found', latency: quietAlone.latency },
+      { metric: 'overload_other_ms', condition: `other tenant ${quietRate.toFixed(1)}/s, during`, value: quietLoaded.latency.count, unit: 'found', latency: quietLoaded.latency },
+      { metric: 'overload_rss_mb', condition: `peak (${fmt(beforeMb)} MB before)`, value: figures.rss.peakMb, unit: 'MB' },
+    ];
+    return { figures, rows };
+  } finally {
+    print('\n[overload] restarting the service with its own settings');
+    await target.restart({});
+  }
+}
