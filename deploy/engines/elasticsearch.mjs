@@ -6,9 +6,10 @@
 // language analysers), reindex (no _delete_by_query). The embedded cluster runner the issue named
 // (org.codelibs:elasticsearch-cluster-runner) stops at 7.10 on Maven Central, so this is the 8.x that can be had.
 //
-// The zip is unpacked by Maven into .engines/cache/elasticsearch; the configuration is written there on every
-// launch from the settings below (so a change here applies on the next `up`); data and the node's own log files
-// stay in .engines/data/elasticsearch, so `down --wipe` is a clean reset and `down` + `up` keeps every index.
+// The zip is unpacked by Maven into .engines/cache/elasticsearch; the configuration is written into
+// .engines/data/elasticsearch/config on every launch from the settings below (so a change here applies on the next
+// `up`, and a second set of engines sharing the cache keeps its own ports); data and the node's own log files stay
+// in .engines/data/elasticsearch too, so `down --wipe` is a clean reset and `down` + `up` keeps every index.
 //
 // Elasticsearch refuses to run as root and has no switch for it. Our machines and CI run as root, so there the
 // node runs as the unprivileged `nobody` (setpriv, util-linux), owning only the folders it writes; as any other
@@ -16,6 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { enginePort } from './support/layout.mjs';
 import { httpOk } from './support/waiting.mjs';
 
 // The newest 8.x on Maven Central, the minor of the @elastic/elasticsearch client at the root.
@@ -24,8 +26,8 @@ const ARTIFACT = `org.elasticsearch.distribution.integ-test-zip:elasticsearch:${
 const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
 
 const HOST = '127.0.0.1';
-const HTTP_PORT = 9200;
-const TRANSPORT_PORT = 9300;
+const HTTP_PORT = enginePort(9200);
+const TRANSPORT_PORT = enginePort(9300);
 const URL = `http://${HOST}:${HTTP_PORT}`;
 const HEAP = process.env.MEMORY_ES_HEAP || '1g';
 // nobody:nogroup on Debian; numeric, so no account has to exist or be created.
@@ -35,7 +37,7 @@ function paths({ cache, data }) {
   const home = join(cache, `elasticsearch-${VERSION}`);
   return {
     home,
-    config: join(cache, 'config'),
+    config: join(data, 'config'),
     marker: join(cache, 'distribution.version'),
     data: join(data, 'data'),
     logs: join(data, 'logs'),

@@ -13,13 +13,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fetchClasspath } from './support/maven.mjs';
+import { enginePort } from './support/layout.mjs';
 import { portAccepts } from './support/waiting.mjs';
 
 const VERSION = process.env.MEMORY_KAFKA_VERSION || '4.4.0';
 const MAJOR = Number(VERSION.split('.')[0]);
 const HOST = '127.0.0.1';
-const BROKER_PORT = 9092;
-const CONTROLLER_PORT = 9093;
+const BROKER_PORT = enginePort(9092);
+const CONTROLLER_PORT = enginePort(9093);
 const NODE_ID = 1;
 
 // The broker jars bring slf4j's API (1.7) but no binding; without one the broker logs nothing at all. 4.x logs

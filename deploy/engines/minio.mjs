@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLongBuild } from './support/long-build.mjs';
+import { enginePort } from './support/layout.mjs';
 import { httpOk } from './support/waiting.mjs';
 
 // MinIO's RELEASE.* tags are not semver, so the Go module proxy resolves none of them; this pseudo-version is the
@@ -14,8 +15,8 @@ const MODULE = 'github.com/minio/minio';
 const VERSION = 'v0.0.0-20260212201848-7aac2a2c5b7c';
 
 const HOST = '127.0.0.1';
-const PORT = 9000;
-const CONSOLE_PORT = 9001;
+const PORT = enginePort(9000);
+const CONSOLE_PORT = enginePort(9001);
 const ROOT_USER = 'memory-local';
 const ROOT_PASSWORD = 'memory-local-secret';
 const READY_URL = `http://${HOST}:${PORT}/minio/health/ready`;

@@ -8,11 +8,12 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { enginePort } from './support/layout.mjs';
 import { runLongBuild } from './support/long-build.mjs';
 import { httpOk } from './support/waiting.mjs';
 
 const HOST = '127.0.0.1';
-const PORT = 8081;
+const PORT = enginePort(8081);
 const API = `http://${HOST}:${PORT}/apis/ccompat/v7`;
 const PROJECT = join(dirname(fileURLToPath(import.meta.url)), 'registry');
 // The Quarkus build step of Apicurio 2.4.2 targets Java 11; the JDK of the machines (17) runs both.

@@ -15,8 +15,8 @@ const CLI_ENTRY = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url
  * Asked before a run, so a benchmark that would end in the distributed mode fails at once rather than after its
  * embedded part.
  */
-export async function absentEngines(): Promise<string[]> {
-  const engines = localEngines();
+export async function absentEngines(env: Record<string, string | undefined> = process.env): Promise<string[]> {
+  const engines = localEngines(env);
   const absent = [];
   for (const engine of [engines.kafka, engines.registry, engines.elasticsearch, engines.minio]) {
     if (!(await engine.probe())) absent.push(`${engine.name} (${engine.endpoint}): ${engine.hint}`);
@@ -25,27 +25,36 @@ export async function absentEngines(): Promise<string[]> {
 }
 
 /** Fails, saying what to start, when an engine the distributed mode needs does not answer. */
-export async function requireEngines(): Promise<void> {
-  const absent = await absentEngines();
+export async function requireEngines(env: Record<string, string | undefined> = process.env): Promise<void> {
+  const absent = await absentEngines(env);
   if (absent.length > 0) throw new ServiceStartError(`the distributed mode needs the engines; not answering:\n  ${absent.join('\n  ')}\nor run all of them with \`npm run engines:up\``);
+}
+
+/** A distributed deployment started by launchDistributed: its launcher process and how to remove its namespace. */
+export interface DistributedLaunch {
+  service: ServiceProcess;
+  namespace: string;
+  /** Stops every process, removes the launcher's data dir and the namespace's indices, topics and groups. */
+  stop(): Promise<void>;
 }
 
 /**
  * Starts the distributed service against the engines `npm run engines:up` runs (Kafka, the schema registry,
  * Elasticsearch, MinIO), on a namespace of its own, so its topics, groups and indices start empty and are told apart
- * from everything else on the engines. Its indices, topics and consumer groups are deleted on stop.
+ * from everything else on the engines. Its indices, topics and consumer groups are deleted on stop. `env` adds to
+ * (or overrides) the variables the launcher gets, e.g. fixed ports or other engines' addresses.
  */
-export async function startDistributedService(print: Print): Promise<Target> {
-  await requireEngines();
+export async function launchDistributed(print: Print, env: Record<string, string> = {}): Promise<DistributedLaunch> {
+  await requireEngines({ ...process.env, ...env });
 
-  const engines = localEngines();
+  const engines = localEngines({ ...process.env, ...env });
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const service = new ServiceProcess({
     entry: CLI_ENTRY,
     args: ['start-distributed'],
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 240_000,
-    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_STAGE_PORT_BASE: '0' },
+    env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_STAGE_PORT_BASE: '0', ...env },
   });
   const elasticsearch = engines.elasticsearch.endpoint;
   const dropNamespace = async () => {
@@ -67,6 +76,21 @@ export async function startDistributedService(print: Print): Promise<Target> {
   }
   print(`service ready on ${service.url} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return {
+    service,
+    namespace,
+    stop: async () => {
+      await service.stop();
+      service.cleanup();
+      await dropNamespace();
+    },
+  };
+}
+
+/** launchDistributed as a benchmark's target. */
+export async function startDistributedService(print: Print): Promise<Target> {
+  const { service, namespace, stop } = await launchDistributed(print);
+  const elasticsearch = localEngines().elasticsearch.endpoint;
+  return {
     url: service.url,
     apiKey: TEST_KEYS.acme,
     identity: `distributed (${namespace})`,
@@ -80,11 +104,7 @@ export async function startDistributedService(print: Print): Promise<Target> {
     }),
     otherApiKey: TEST_KEYS.globex,
     restart: restartOnSamePort(service),
-    stop: async () => {
-      await service.stop();
-      service.cleanup();
-      await dropNamespace();
-    },
+    stop,
   };
 }
 

@@ -6,6 +6,29 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const enginesRoot = resolve(process.env.MEMORY_ENGINES_DIR || join(repoRoot, '.engines'));
+// Downloads and builds are the same for every set of engines: a second, private set (MEMORY_ENGINES_DIR elsewhere)
+// points this at the first set's cache, so it neither downloads Kafka nor rebuilds MinIO. Nothing running writes here.
+export const cacheRoot = resolve(process.env.MEMORY_ENGINES_CACHE_DIR || join(enginesRoot, 'cache'));
+
+/**
+ * Added to every port an engine listens on (Kafka 9092 → 19092 with 10000), so a second set can run beside the
+ * first on one machine, e.g. for drills that stop engines while others' work runs on the first set.
+ */
+export const portOffset = parsePortOffset(process.env.MEMORY_ENGINES_PORT_OFFSET);
+
+/** An engine's port in this set: its default plus MEMORY_ENGINES_PORT_OFFSET. */
+export function enginePort(defaultPort) {
+  return defaultPort + portOffset;
+}
+
+function parsePortOffset(text) {
+  if (text === undefined || text.trim() === '') return 0;
+  const offset = Number(text);
+  if (!Number.isInteger(offset) || offset < 0 || offset + 9300 > 65535) {
+    throw new Error(`MEMORY_ENGINES_PORT_OFFSET must be a whole number from 0 to ${65535 - 9300}, not "${text}"`);
+  }
+  return offset;
+}
 
 /**
  * Folders of one engine. `cache` holds what the install downloads or builds (kept across `down`); `data` holds
@@ -13,7 +36,7 @@ export const enginesRoot = resolve(process.env.MEMORY_ENGINES_DIR || join(repoRo
  */
 export function engineDirs(name) {
   const dirs = {
-    cache: join(enginesRoot, 'cache', name),
+    cache: join(cacheRoot, name),
     data: join(enginesRoot, 'data', name),
     run: join(enginesRoot, 'run'),
     logs: join(enginesRoot, 'logs'),

@@ -46,6 +46,21 @@ export function isRetriable(error: unknown): boolean {
   return true;
 }
 
+/** The code families of the adapters of engines (stores, log, registry, blobs, graph, a remote embedder). */
+const ENGINE_FAMILIES = new Set(['VECTORS', 'JOBS', 'IDEMPOTENCY', 'KEYS', 'WEBHOOK', 'EVENTLOG', 'REGISTRY', 'BLOB', 'GRAPH', 'EMBEDDER']);
+
+/**
+ * An engine that does not answer (an engine adapter's retriable `<FAMILY>.UNAVAILABLE`, seen directly or as the
+ * last error of a retry loop): the record or request is not at fault, and trying again once the engine is back will
+ * do. A file worker that cannot start (FILES.UNAVAILABLE) is not an engine: what waits for it fails instead.
+ */
+export function isEngineOutage(error: unknown): boolean {
+  const cause = error instanceof Error && error.name === 'RetriesExhaustedError' ? error.cause : error;
+  if (!(cause instanceof MemoryServiceError) || !cause.retriable) return false;
+  const [family, kind] = cause.code.split('.');
+  return kind === 'UNAVAILABLE' && ENGINE_FAMILIES.has(family ?? '');
+}
+
 export function errorCode(error: unknown): string {
   if (error instanceof MemoryServiceError) return error.code;
   return 'INTERNAL.UNEXPECTED';

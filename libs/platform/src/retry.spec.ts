@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { retry, backoffDelay, RetriesExhaustedError } from './retry.js';
-import { MemoryServiceError } from './errors.js';
+import { isEngineOutage, MemoryServiceError } from './errors.js';
 
 describe('retry', () => {
   it('returns the first success after retriable failures', async () => {
@@ -44,5 +44,24 @@ describe('retry', () => {
     expect(backoffDelay(3, opts, () => 1)).to.equal(800);
     expect(backoffDelay(10, opts, () => 1)).to.equal(1000);
     expect(backoffDelay(3, opts, () => 0)).to.equal(0);
+  });
+});
+
+describe('isEngineOutage', () => {
+  const unavailable = (code: string, retriable = true) => new MemoryServiceError(code, 'no answer', { retriable });
+
+  it('is an engine adapter\'s retriable UNAVAILABLE, directly or as the last error of a retry loop', async () => {
+    expect(isEngineOutage(unavailable('JOBS.UNAVAILABLE'))).to.equal(true);
+    expect(isEngineOutage(unavailable('EVENTLOG.UNAVAILABLE'))).to.equal(true);
+    const exhausted = await retry(() => Promise.reject(unavailable('KEYS.UNAVAILABLE')), { retries: 1, initialDelayMs: 1 }).catch((error: unknown) => error);
+    expect(exhausted).to.be.instanceOf(RetriesExhaustedError);
+    expect(isEngineOutage(exhausted)).to.equal(true);
+  });
+
+  it('is not a refusal, an unknown error, or a file worker that cannot start', () => {
+    expect(isEngineOutage(unavailable('VECTORS.REJECTED', false))).to.equal(false);
+    expect(isEngineOutage(unavailable('VECTORS.UNAVAILABLE', false))).to.equal(false);
+    expect(isEngineOutage(new Error('ECONNRESET'))).to.equal(false);
+    expect(isEngineOutage(unavailable('FILES.UNAVAILABLE'))).to.equal(false);
   });
 });

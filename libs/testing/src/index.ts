@@ -18,7 +18,7 @@ export { describeMemoryApiScenarios, type ServiceUnderTest } from './memory-api-
 export { describeMemoryReadScenarios } from './memory-read-scenarios.js';
 export { localEngines } from './local-engines.js';
 export { describeImageScenarios } from './image-scenarios.js';
-export { drawLandscape, drawReceipt, nearDuplicate } from './test-images.js';
+export { drawLandscape, drawNumbered, drawReceipt, nearDuplicate } from './test-images.js';
 export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES, uploadDocument } from './document-scenarios.js';
 export { describeIdempotencyScenarios, type RestartableService } from './idempotency-scenarios.js';
 export { MANUAL_PAGES, writePdf } from './test-documents.js';

@@ -25,3 +25,14 @@ export async function nearDuplicate(image: Buffer): Promise<Buffer> {
   const { width } = await sharp(image).metadata();
   return sharp(image).resize({ width: Math.round((width ?? 900) / 2) }).jpeg({ quality: 70 }).toBuffer();
 }
+
+/** A picture per number, each different (colours and the number written on it), for runs that must not repeat one. */
+export async function drawNumbered(n: number): Promise<Buffer> {
+  const hue = (n * 47) % 360;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="360">
+    <rect width="640" height="360" fill="hsl(${hue}, 60%, 85%)"/>
+    <circle cx="${80 + ((n * 53) % 480)}" cy="${80 + ((n * 31) % 200)}" r="60" fill="hsl(${(hue + 180) % 360}, 70%, 45%)"/>
+    <text x="40" y="320" font-family="DejaVu Sans, Arial, sans-serif" font-size="56" font-weight="bold" fill="#111">PARCEL ${n}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}

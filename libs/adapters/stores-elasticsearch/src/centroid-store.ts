@@ -4,7 +4,7 @@ import type { Centroid, CentroidStore, Scope } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
-import { call } from './errors.js';
+import { call, readableDocs } from './errors.js';
 import { deleteMatching } from './delete-matching.js';
 import { KeyLock } from './key-lock.js';
 import { documentId } from './names.js';
@@ -75,7 +75,7 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     const response = await call('VECTORS', `read centroid members of ${scope.tenantId}/${scope.endUserId}`, () =>
       this.client.mget<CentroidDocument | MemberDocument>({ docs }),
     );
-    const [centroid, ...members] = response.docs.map((doc) => ('found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? doc._source : null));
+    const [centroid, ...members] = readableDocs('VECTORS', `read centroid members of ${scope.tenantId}/${scope.endUserId}`, response.docs).map((doc) => ('found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? doc._source : null));
     const pending = new Set((centroid as CentroidDocument | null)?.pendingMemberIds ?? []);
     return new Set(ids.filter((id, i) => members[i] !== null || pending.has(id)));
   }

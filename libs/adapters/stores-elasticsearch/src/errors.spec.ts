@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { errors } from '@elastic/elasticsearch';
 import { ConfigError, MemoryServiceError } from '@memory/platform';
-import { engineError, mapFailure } from './errors.js';
+import { engineError, mapFailure, readableDocs } from './errors.js';
 import { resolveElasticsearchStoresOptions } from './options.js';
 
 describe('error mapping', () => {
@@ -26,6 +26,25 @@ describe('error mapping', () => {
     expect(mapped.cause).to.equal(refused);
     const own = new MemoryServiceError('VECTORS.INVALID_SCOPE', 'x');
     expect(engineError('VECTORS', 'x', own)).to.equal(own);
+  });
+});
+
+describe('readableDocs', () => {
+  it('passes found and not-found documents, and fails a read with a document the engine could not read as retriable', () => {
+    const found = { _index: 'k', _id: 'a', found: true, _source: { key: 'x' } };
+    const absent = { _index: 'k', _id: 'b', found: false };
+    expect(readableDocs('KEYS', 'read 2 data keys', [found, absent])).to.deep.equal([found, absent]);
+    // What an mget answers for a document whose shard is not allocated yet, right after Elasticsearch restarts.
+    const unreadable = { _index: 'k', _id: 'c', error: { type: 'no_shard_available_action_exception', reason: 'No shard available for [get [k][c]]' } };
+    let thrown: unknown;
+    try {
+      readableDocs('KEYS', 'read 3 data keys', [found, absent, unreadable]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).to.be.instanceOf(MemoryServiceError);
+    expect(thrown).to.include({ code: 'KEYS.UNAVAILABLE', retriable: true });
+    expect((thrown as Error).message).to.equal('read 3 data keys: no_shard_available_action_exception: No shard available for [get [k][c]]');
   });
 });
 

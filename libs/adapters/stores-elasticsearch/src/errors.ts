@@ -55,6 +55,20 @@ export function failureError(family: Family, what: string, failure: EngineFailur
 }
 
 /**
+ * The documents of an mget, each found or not found. A document Elasticsearch could not read (its shard not yet
+ * allocated after a restart: no_shard_available_action_exception) fails the whole read as retriable rather than
+ * reading as absent: a data key read as absent is a forgotten subject, whose record a stage skips for good (an
+ * Elasticsearch outage drill lost a memory that way).
+ */
+export function readableDocs<D extends object>(family: Family, what: string, docs: D[]): D[] {
+  for (const doc of docs) {
+    const error = 'error' in doc ? (doc.error as { type?: string; reason?: string } | undefined) : undefined;
+    if (error) throw failureError(family, what, { status: 503, ...(error.type ? { type: error.type } : {}), ...(error.reason ? { reason: error.reason } : {}) });
+  }
+  return docs;
+}
+
+/**
  * Maps whatever the client threw to our errors, so retry loops know what is worth retrying (no connection, time-outs,
  * 429 and 5xx) and callers never see the client's types.
  */

@@ -4,7 +4,7 @@ import { acceptedAtOf, jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts
 import { erasureCovers, tombstonesCovering, type DataKeyStore, type KeyRequest, type Scope } from '@memory/ports';
 import type { SharedClient } from './client.js';
 import { deleteMatching } from './delete-matching.js';
-import { call } from './errors.js';
+import { call, readableDocs } from './errors.js';
 import { documentId } from './names.js';
 import { DelayedExpunge } from './delayed-expunge.js';
 
@@ -181,7 +181,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     const found = new Map<string, SubjectDocument>();
     if (keyIds.length === 0) return found;
     const response = await call('KEYS', `read ${keyIds.length} data keys`, () => this.client.mget<SubjectDocument>({ index: this.index, ids: keyIds.map((keyId) => subjectId(scope, keyId)) }));
-    response.docs.forEach((doc, i) => {
+    readableDocs('KEYS', `read ${keyIds.length} data keys`, response.docs).forEach((doc, i) => {
       const source = 'found' in doc && doc.found ? doc._source : undefined;
       // The _id is a hash; the fields are checked too, so a collision could never hand out another subject's key.
       if (source && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyIds[i]) found.set(keyIds[i]!, source);
@@ -209,7 +209,8 @@ export class ElasticsearchKeyStore implements DataKeyStore {
       this.client.mget<ErasureDocument>({ index: this.index, ids: [erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT)] }),
     );
     const before = (doc: (typeof response.docs)[number]) => ('found' in doc && doc.found && doc._source?.kind === 'erasure' ? doc._source.before : 0);
-    return [before(response.docs[0]!), before(response.docs[1]!)];
+    const [user, tenant] = readableDocs('KEYS', `read the erasures of ${scope.tenantId}/${scope.endUserId}`, response.docs);
+    return [before(user!), before(tenant!)];
   }
 
   private checkOpen(): void {

@@ -4,7 +4,7 @@ import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFil
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
-import { call } from './errors.js';
+import { call, readableDocs } from './errors.js';
 import { searchInTimeRange } from './in-time-range.js';
 import { fromListedDocument, fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
@@ -61,7 +61,7 @@ export class ElasticsearchVectorStore implements VectorStore {
       this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)) }),
     );
     const found: MemoryRecord[] = [];
-    for (const doc of response.docs) {
+    for (const doc of readableDocs('VECTORS', `read ${unique.length} memories from ${this.index}`, response.docs)) {
       if (!('found' in doc) || !doc.found || !doc._source) continue;
       const source = doc._source;
       // The _id already encodes the scope; checking the fields as well costs nothing and guards the boundary.

@@ -1,6 +1,6 @@
 import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
-import { errorCode, errorMessage, isRequestId, isRetriable, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
+import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
@@ -33,7 +33,8 @@ interface Outgoing {
  * Runs one stage as a consumer group: decode the batch, process it, append every output durably, and only then
  * let the log commit the offsets. A batch that keeps failing is split: records are retried one by one, and one
  * that still fails is dead-lettered with its error and its job is marked Failed, so one poison event never stalls
- * a user's partition and every accepted job ends Completed or Failed.
+ * a user's partition and every accepted job ends Completed or Failed. An engine outage is not a poison event: its
+ * batch is delivered again until the engine is back (isEngineOutage).
  *
  * Every stage is measured here, not in its own code: records processed and failed, the time per batch, the dead
  * letters; and each output carries the request id of its input, so a job's log lines share one id in every stage.
@@ -158,6 +159,10 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     try {
       await retry(() => processAndPublish(good, done), retryOptions(attempts, good));
     } catch (batchError) {
+      // An engine outage outlasting the retries is no fault of these records: dead-lettering them would fail every
+      // job in flight. The batch goes back to the log uncommitted and comes again, with backoff, until the engine
+      // answers; what was already published is written again as the same upserts.
+      if (isEngineOutage(batchError)) throw batchError;
       const failing = good.slice(done.published);
       if (failing.length === 1) {
         await deadLetter(records[decoded.indexOf(failing[0]!)]!, batchError, attempts.count, failing[0]);
@@ -169,6 +174,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
         try {
           await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one, [item]));
         } catch (error) {
+          if (isEngineOutage(error)) throw error;
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
         }
       }

@@ -1,0 +1,114 @@
+import { backoffDelay, seededRandom } from '@memory/platform';
+import { sleep, type DrillApi, type Reply } from './client.js';
+import { countOutcome, type Counts, type Sent } from './outcome.js';
+import { countWhenSettled, failedJobs, type PhaseResult } from './outage.js';
+import { ingest, memoryText, sendAtRate, sentFrom } from './traffic.js';
+import { judgeCrash } from './verdict.js';
+import { awaitJobs } from './verify.js';
+
+/** The processes a crash drill can kill, by the names of the issue. */
+export const KILL_TARGETS = ['edge', 'enricher', 'temporal', 'dual-writer', 'calibrator', 'job-tracker', 'search'] as const;
+export type KillTarget = (typeof KILL_TARGETS)[number];
+
+/** Kills one process of the deployment with SIGKILL and waits until its supervisor has it running again. */
+export interface ProcessControl {
+  kill(target: KillTarget): Promise<{ pid: number }>;
+  awaitRestart(target: KillTarget): Promise<void>;
+}
+
+export interface CrashOptions {
+  api: DrillApi;
+  target: KillTarget | 'random';
+  trials: number;
+  /** Memories over all trials. */
+  memories: number;
+  rate: number;
+  seed: number;
+  runId: string;
+  processes: ProcessControl;
+  print: (line: string) => void;
+}
+
+/** One trial's plan, drawn from the seed: what dies and when. */
+export interface TrialPlan {
+  trial: number;
+  target: KillTarget;
+  memories: number;
+  killAtS: number;
+}
+
+/** The trials of a crash drill: memories shared out, a target (drawn for `random`) and a moment in the sending window each. */
+export function planTrials(target: KillTarget | 'random', trials: number, memories: number, rate: number, seed: number): TrialPlan[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: trials }, (_, trial) => {
+    const share = Math.floor(memories / trials) + (trial < memories % trials ? 1 : 0);
+    const chosen = target === 'random' ? KILL_TARGETS[Math.floor(random() * KILL_TARGETS.length)]! : target;
+    return { trial: trial + 1, target: chosen, memories: share, killAtS: Math.round(random() * (share / rate) * 10) / 10 };
+  });
+}
+
+/**
+ * How long a client keeps retrying one memory (with its Idempotency-Key) before counting it lost: past the 60 s for
+ * which the claim of a request whose process died keeps answering 409 IDEMPOTENCY.IN_PROGRESS.
+ */
+const GIVE_UP_MS = 150_000;
+
+/**
+ * Each trial sends its memories at the rate as a careful client does (the same Idempotency-Key on every retry of a
+ * memory, retrying a missing answer, a 5xx, a 429 or a 409 IDEMPOTENCY.IN_PROGRESS), kills the planned process at the planned moment, waits for
+ * its restart and for every job; the counts say whether anything was lost or stored twice.
+ */
+export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
+  const { api, print } = options;
+  const results: PhaseResult[] = [];
+  for (const plan of planTrials(options.target, options.trials, options.memories, options.rate, options.seed)) {
+    const endUserId = `drill-${options.runId}-kill-${plan.trial}`;
+    print(`trial ${plan.trial}/${options.trials}: ${plan.memories} memories, kill -9 ${plan.target} at ${plan.killAtS.toFixed(1)} s`);
+    const sent: Sent[] = [];
+    let retries = 0;
+    let down = false;
+    const random = seededRandom(options.seed + plan.trial);
+    const sender = sendAtRate(
+      options.rate,
+      async (index) => {
+        const content = memoryText(options.runId, `kill${plan.trial}`, index);
+        const giveUpAt = Date.now() + GIVE_UP_MS;
+        let sawFault = down;
+        for (let attempt = 0; ; attempt++) {
+          const reply: Reply = await ingest(api, endUserId, 'text', content, index, null, `${endUserId}-${index}`);
+          sawFault ||= down;
+          // What the API asks a client to send again: no answer, a 5xx, a 429, and a 409 for a key still in progress.
+          const again = reply.status === null || reply.status >= 500 || reply.status === 429 || reply.code === 'IDEMPOTENCY.IN_PROGRESS';
+          if (!again || Date.now() > giveUpAt) {
+            sent.push(sentFrom(index, 'text', content, reply, sawFault));
+            return;
+          }
+          retries += 1;
+          await sleep(Math.max(100, backoffDelay(attempt, { initialDelayMs: 200, maxDelayMs: 5_000, factor: 2 }, random)));
+        }
+      },
+      plan.memories,
+    );
+    await sleep(plan.killAtS * 1000);
+    down = true;
+    const { pid } = await options.processes.kill(plan.target);
+    const killedAt = performance.now();
+    await options.processes.awaitRestart(plan.target);
+    down = false;
+    print(`  killed ${plan.target} (pid ${pid}); running again after ${((performance.now() - killedAt) / 1000).toFixed(1)} s`);
+    await sender.done;
+    const restartedAt = Date.now();
+    const accepted = sent.filter((request) => request.status === 202 && request.jobId).map((request) => request.jobId!);
+    const { jobs, drainedAt } = await awaitJobs(api, accepted, restartedAt + 180_000);
+    const counts: Counts = accepted.length > 0 ? await countWhenSettled(api, endUserId, sent, jobs) : countOutcome(sent, jobs, []);
+    const unaccepted = sent.filter((request) => request.status !== 202).length;
+    results.push({
+      name: `${plan.trial}: ${plan.target} @${plan.killAtS.toFixed(1)}s`,
+      counts,
+      drainS: drainedAt === null ? null : Math.max(0, (drainedAt - restartedAt) / 1000),
+      criteria: judgeCrash(counts, plan.memories, unaccepted),
+      notes: [...(retries ? [`${retries} retries`] : []), ...failedJobs(jobs)],
+    });
+  }
+  return results;
+}

@@ -1,0 +1,112 @@
+import { call, sleep, type DrillApi } from './client.js';
+import { countOutcome, type Counts, type JobView, type Sent, type StoredMemory } from './outcome.js';
+import { ingest, kindOf, memoryText, sendAtRate, sentFrom, type DrillFiles } from './traffic.js';
+import { judgeOutage, type Criterion, type OutageSearch } from './verdict.js';
+import { awaitJobs, listMemories } from './verify.js';
+
+export const DRILL_ENGINES = ['kafka', 'registry', 'elasticsearch', 'minio'] as const;
+export type DrillEngine = (typeof DRILL_ENGINES)[number];
+
+/** Stops and starts an engine the way the project does (deploy/engines/cli.mjs down/up). */
+export interface EngineControl {
+  stop(engine: DrillEngine): Promise<void>;
+  start(engine: DrillEngine): Promise<void>;
+}
+
+export interface OutageOptions {
+  api: DrillApi;
+  engine: DrillEngine;
+  seconds: number;
+  rate: number;
+  runId: string;
+  control: EngineControl;
+  /** Images and PDFs, sent in the MinIO drill only. */
+  files: DrillFiles | null;
+  print: (line: string) => void;
+  /** Traffic before the stop and after the restart. */
+  marginS?: number;
+}
+
+export interface PhaseResult {
+  name: string;
+  counts: Counts;
+  drainS: number | null;
+  criteria: Criterion[];
+  notes: string[];
+}
+
+/**
+ * One outage: traffic at the rate, the engine stopped for `seconds` and started again, traffic a little longer,
+ * then the wait for every accepted job and the count of what the store holds for the drill's end user.
+ */
+export async function runOutage(options: OutageOptions): Promise<PhaseResult> {
+  const { api, engine, print } = options;
+  const margin = (options.marginS ?? 3) * 1000;
+  const endUserId = `drill-${options.runId}-${engine}`;
+  const withFiles = engine === 'minio';
+  const sent: Sent[] = [];
+  let fault = false;
+  const sender = sendAtRate(options.rate, async (index) => {
+    const kind = kindOf(index, withFiles);
+    const content = memoryText(options.runId, engine, index);
+    const duringFault = fault;
+    const reply = await ingest(api, endUserId, kind, content, index, options.files, `${endUserId}-${index}`);
+    sent.push(sentFrom(index, kind, content, reply, duringFault || fault));
+  });
+
+  await sleep(margin);
+  fault = true;
+  const stopping = performance.now();
+  await options.control.stop(engine);
+  print(`  ${engine} stopped (${((performance.now() - stopping) / 1000).toFixed(1)} s to stop); down for ${options.seconds} s`);
+  const searches: OutageSearch[] = [];
+  const prober = engine === 'elasticsearch' ? probeSearches(api, endUserId, searches) : null;
+  await sleep(options.seconds * 1000);
+  await prober?.stop();
+  const starting = performance.now();
+  await options.control.start(engine);
+  const restartedAt = Date.now();
+  fault = false;
+  print(`  ${engine} started again (${((performance.now() - starting) / 1000).toFixed(1)} s until ready); ${sender.count()} requests so far`);
+  await sleep(margin);
+  await sender.stop();
+
+  const accepted = sent.filter((request) => request.status === 202 && request.jobId).map((request) => request.jobId!);
+  print(`  ${sent.length} sent, ${accepted.length} accepted; waiting for every accepted job`);
+  const { jobs, drainedAt } = await awaitJobs(api, accepted, restartedAt + 180_000);
+  const counts = await countWhenSettled(api, endUserId, sent, jobs);
+  const drainS = drainedAt === null ? null : Math.max(0, (drainedAt - restartedAt) / 1000);
+  return { name: engine, counts, drainS, criteria: judgeOutage(sent, counts, drainS, prober ? searches : null), notes: failedJobs(jobs) };
+}
+
+/**
+ * Counts once the store shows what the job records say is done; a memory written a moment ago can take a refresh
+ * interval to be listed, so a count that finds some missing is taken again a few times before it stands.
+ */
+export async function countWhenSettled(api: DrillApi, endUserId: string, sent: readonly Sent[], jobs: ReadonlyMap<string, JobView | null>): Promise<Counts> {
+  let stored: StoredMemory[] = [];
+  let counts!: Counts;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (attempt > 0) await sleep(2_000);
+    stored = await listMemories(api, endUserId);
+    counts = countOutcome(sent, jobs, stored);
+    if (counts.missing === 0) break;
+  }
+  return counts;
+}
+
+/** The error codes of jobs that ended Failed, counted: what a reader of a failed drill wants first. */
+export function failedJobs(jobs: ReadonlyMap<string, JobView | null>): string[] {
+  const failed = [...jobs.values()].filter((job) => job && job.status !== 'Completed').length;
+  const unread = [...jobs.values()].filter((job) => job === null).length;
+  return [...(failed ? [`${failed} jobs not Completed`] : []), ...(unread ? [`${unread} job records unreadable`] : [])];
+}
+
+/** A search a second while Elasticsearch is down: each must be refused (503 with a code) quickly, not hang. */
+function probeSearches(api: DrillApi, endUserId: string, into: OutageSearch[]): { stop(): Promise<void> } {
+  const probes = sendAtRate(1, async () => {
+    const reply = await call(api, 'POST', '/v1/search', { endUserId, json: { query: 'drill note near the harbour' }, timeoutMs: 30_000 });
+    into.push({ status: reply.status, code: reply.code, ms: reply.ms });
+  });
+  return { stop: () => probes.stop() };
+}

@@ -1,0 +1,87 @@
+import { call, textField, type DrillApi, type Reply } from './client.js';
+import type { MemoryKind, Sent } from './outcome.js';
+
+/** Images and PDFs for a MinIO drill, each different from the others (a repeat could be deduplicated). */
+export interface DrillFiles {
+  image(index: number): Promise<Buffer>;
+  pdf(index: number): Promise<Buffer>;
+}
+
+const SUBJECTS = ['the heron', 'my sister', 'the night train', 'our landlord', 'the old piano', 'a red kite', 'the bakery', 'Professor Lind'];
+const ACTIONS = ['was seen near', 'talked about', 'arrived late at', 'was painted beside', 'moved closer to', 'was missing from'];
+const PLACES = ['the harbour', 'the library', 'the garden shed', 'the station', 'the hill farm', 'the market square'];
+
+/** A text memory nobody else sends: the run, the phase and the index make it unique, so the store can be searched for it. */
+export function memoryText(runId: string, phase: string, index: number): string {
+  const pick = <T>(list: readonly T[], salt: number) => list[(index * 7 + salt) % list.length]!;
+  return `Drill note ${runId}-${phase}-${index}: ${pick(SUBJECTS, 1)} ${pick(ACTIONS, 3)} ${pick(PLACES, 5)}.`;
+}
+
+/** What the index-th request of a phase sends: text, or in a MinIO drill every third an image and every third a PDF. */
+export function kindOf(index: number, withFiles: boolean): MemoryKind {
+  if (!withFiles) return 'text';
+  return (['text', 'image', 'pdf'] as const)[index % 3]!;
+}
+
+/** Sends one memory and answers what came back; the Idempotency-Key lets a retry be answered with the first job. */
+export async function ingest(api: DrillApi, endUserId: string, kind: MemoryKind, content: string, index: number, files: DrillFiles | null, idempotencyKey: string): Promise<Reply> {
+  const headers = { 'idempotency-key': idempotencyKey };
+  if (kind === 'text') return call(api, 'POST', '/v1/memory', { endUserId, headers, json: { source: { type: 'text', content } } });
+  if (!files) throw new Error('images and PDFs need files');
+  if (kind === 'image') {
+    const image = await files.image(index);
+    return call(api, 'POST', '/v1/memory/image', { endUserId, headers, json: { imageData: image.toString('base64'), userContext: content } });
+  }
+  const form = new FormData();
+  form.append('file', new Blob([await files.pdf(index)], { type: 'application/pdf' }), `drill-${index}.pdf`);
+  return call(api, 'POST', '/v1/ingest/document/upload', { endUserId, headers, form });
+}
+
+export function sentFrom(index: number, kind: MemoryKind, content: string, reply: Reply, duringFault: boolean): Sent {
+  return {
+    index,
+    kind,
+    content: kind === 'text' ? content : null,
+    status: reply.status,
+    code: reply.code,
+    retryAfter: reply.retryAfter,
+    jobId: reply.status === 202 ? textField(reply.body, 'jobId') : null,
+    ms: reply.ms,
+    duringFault,
+  };
+}
+
+/**
+ * Calls `send(index)` `rate` times a second on a fixed schedule (open loop: a slow answer does not slow the
+ * sending, as real clients do not wait for each other) until stop() or `limit` calls; stop() waits for the calls
+ * in flight.
+ */
+export function sendAtRate(rate: number, send: (index: number) => Promise<void>, limit = Infinity): { stop(): Promise<void>; done: Promise<void>; count(): number } {
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  let index = 0;
+  let stopped = false;
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const tick = () => {
+    if (stopped || index >= limit) {
+      stopped = true;
+      void Promise.all(inFlight).then(finish);
+      return;
+    }
+    const call = send(index++).finally(() => inFlight.delete(call));
+    inFlight.add(call);
+    const next = started + (index * 1000) / rate;
+    setTimeout(tick, Math.max(0, next - performance.now()));
+  };
+  tick();
+  return {
+    count: () => index,
+    done,
+    async stop() {
+      stopped = true;
+      await Promise.all(inFlight);
+      finish();
+    },
+  };
+}
