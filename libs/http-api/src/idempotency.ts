@@ -42,8 +42,16 @@ export interface IdempotentRequest {
   key: string | undefined;
   /** The request's fingerprint (requestFingerprint); called only when a key was sent. */
   fingerprint: () => string;
-  /** Does the work and gives the answer to keep; a throw (4xx or 503) frees the key again. */
-  accept: () => Promise<StoredResponse>;
+  /**
+   * The id of the job this request creates, for the routes that can take it from outside: kept with the key's claim,
+   * so that a retry after its holder died mid-request accepts the same job again rather than a second one.
+   */
+  jobId?: string;
+  /**
+   * Does the work and gives the answer to keep; a throw (4xx or 503) frees the key again. `jobId` is the job to
+   * accept: this request's own, or an earlier holder's of the same request (undefined for a route without jobId).
+   */
+  accept: (jobId: string | undefined) => Promise<StoredResponse>;
   /**
    * Undoes what the route did before calling run (the PDF's blob, stored while its hash was computed) when this
    * request creates nothing: a replay, a key reused for another request, a key in progress, or an accept that failed.
@@ -101,14 +109,14 @@ export function createIdempotency(options: IdempotencyOptions) {
   return {
     async run(request: IdempotentRequest): Promise<IdempotentOutcome> {
       const key = validateIdempotencyKey(request.key);
-      if (key === undefined) return { ...(await request.accept()), replayed: false };
+      if (key === undefined) return { ...(await request.accept(request.jobId)), replayed: false };
       const { scope } = request;
       const fingerprint = request.fingerprint();
       const claimedAt = now();
       sweepIfDue(claimedAt);
       let result;
       try {
-        result = await store.claim(scope, key, { fingerprint, now: claimedAt, leaseMs, ttlMs });
+        result = await store.claim(scope, key, { fingerprint, now: claimedAt, leaseMs, ttlMs, ...(request.jobId === undefined ? {} : { jobId: request.jobId }) });
       } catch (error) {
         await discarding(request);
         throw error;
@@ -127,7 +135,8 @@ export function createIdempotency(options: IdempotencyOptions) {
       }
       let response: StoredResponse;
       try {
-        response = await request.accept();
+        if (result.earlierJobId) logger.warn('an idempotency claim whose holder never answered was taken over: accepting its job again', { jobId: result.earlierJobId });
+        response = await request.accept(result.earlierJobId ?? request.jobId);
       } catch (error) {
         await store.release(scope, key, result.claim).catch((releaseError: unknown) =>
           logger.warn('could not release an idempotency key; it frees itself when its lease ends', { error: String(releaseError) }),

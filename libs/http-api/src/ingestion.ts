@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
+import { acceptedAtOf, blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobInfo, BlobStore, MemoryMetadata } from '@memory/ports';
 import { acceptJob, type AcceptJobDeps } from './accept-job.js';
@@ -26,15 +26,26 @@ export function createIngestion(deps: IngestionDeps) {
     return deps.blobs;
   };
 
+  /**
+   * The job a request accepts: the one it was given (its own, or an earlier attempt's of the same request: see
+   * IdempotentRequest.jobId), with its acceptedAt read back from the id, or else a new one.
+   */
+  const jobOf = (kind: 'text' | 'image', endUserId: string, given: string | undefined) => {
+    const acceptedAt = given === undefined ? null : acceptedAtOf(given);
+    return given !== undefined && acceptedAt !== null ? { jobId: given, acceptedAt } : nextJobId(kind, endUserId);
+  };
+
   return {
+    /** A new job id, for a request that names its job before accepting it (an idempotent one). */
+    newJobId: (kind: 'text' | 'image', endUserId: string) => nextJobId(kind, endUserId).jobId,
     /**
      * Validates the image (decodes, allowed format, size and pixel limits), stores the original and its preview,
      * and only then publishes the event: an accepted job's bytes are always there for the enricher.
      */
-    async acceptImage(tenantId: string, endUserId: string, timeZone: string | null, request: ImageIngestRequest) {
+    async acceptImage(tenantId: string, endUserId: string, timeZone: string | null, request: ImageIngestRequest, givenJobId?: string) {
       const image = await inspectImage(request.image);
       const preview = await makePreview(request.image);
-      const { jobId, acceptedAt } = nextJobId('image', endUserId);
+      const { jobId, acceptedAt } = jobOf('image', endUserId, givenJobId);
       const keys = imageBlobKeys(tenantId, endUserId, jobId);
       const blobs = blobStore();
       const original = await blobs.put(keys.original, request.image, image.contentType);
@@ -85,8 +96,8 @@ export function createIngestion(deps: IngestionDeps) {
     discardDocument(document: StoredDocument): Promise<void> {
       return blobStore().delete(document.blob.key);
     },
-    acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest) {
-      const { jobId, acceptedAt } = nextJobId('text', endUserId);
+    acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest, givenJobId?: string) {
+      const { jobId, acceptedAt } = jobOf('text', endUserId, givenJobId);
       return accept({
         jobId, tenantId, endUserId, kind: 'text', acceptedAt,
         content: request.content, sourceTimestamp: request.sourceTimestamp, timeZone, userContext: request.userContext, blob: null, metadata: request.metadata,

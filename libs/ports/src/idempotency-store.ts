@@ -21,10 +21,25 @@ export interface ClaimRequest {
   leaseMs: number;
   /** How long the record is kept from now (and again from completion). */
   ttlMs: number;
+  /**
+   * The job this request creates if it is the first with its key, kept with the claim: should the holder die
+   * between accepting the job and storing its answer, the request's retry accepts the same job again (see
+   * ClaimResult's earlierJobId) rather than a second one.
+   */
+  jobId?: string;
 }
 
 export type ClaimResult =
-  | { state: 'claimed'; claim: IdempotencyClaim }
+  | {
+      state: 'claimed';
+      claim: IdempotencyClaim;
+      /**
+       * The job id an earlier claim of this same request (same fingerprint) named when its lease ran out before it
+       * answered: its holder may have accepted that job, so the retry accepts it again under that id, and the
+       * pipeline, whose writes are upserts by ids derived from it, rewrites the same memory. Null otherwise.
+       */
+      earlierJobId: string | null;
+    }
   | { state: 'completed'; fingerprint: string; response: StoredResponse }
   | { state: 'in-progress'; fingerprint: string };
 
@@ -46,4 +61,14 @@ export interface IdempotencyStore {
   /** Removes every record of one tenant; returns how many. */
   forgetTenant(tenantId: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * What a store keeps of a claim, as far as taking it over is concerned. The job id of a record a claim replaces,
+ * when that record was a claim of the same request (same fingerprint), not expired, whose holder never answered
+ * (its lease ran out): the job its holder may have accepted. Null otherwise: a new request gets a new job.
+ */
+export function abandonedJobId(record: { fingerprint: string; expiresAt: number; response: StoredResponse | null; jobId?: string | null } | undefined | null, request: ClaimRequest): string | null {
+  if (!record || record.response !== null || record.expiresAt <= request.now || record.fingerprint !== request.fingerprint) return null;
+  return record.jobId ?? null;
 }

@@ -65,6 +65,26 @@ export function describeIdempotencyStoreContract(adapterName: string, factory: S
       expect(await store.complete(alice, 'key-1', fresh, { status: 202, body: 'fresh' }, { now: T0 + LEASE + 3, ttlMs: TTL })).to.equal(true);
     });
 
+    it('hands the job of an abandoned claim of the same request to the claim that takes it over, and to no other', async () => {
+      const withJob = (now: number, jobId: string, fingerprint = 'fp-1') => ({ ...at(now, fingerprint), jobId });
+      const first = await store.claim(alice, 'key-1', withJob(T0, 'job_1_alice'));
+      expect(first).to.deep.include({ state: 'claimed', earlierJobId: null });
+      // Its holder died after accepting job_1 and before answering: the retry, after the lease, accepts job_1 again.
+      const retry = await store.claim(alice, 'key-1', withJob(T0 + LEASE + 1, 'job_2_alice'));
+      expect(retry).to.deep.include({ state: 'claimed', earlierJobId: 'job_1_alice' });
+      // The retry's holder died too: the job is still the first one.
+      expect(await store.claim(alice, 'key-1', withJob(T0 + 2 * LEASE + 2, 'job_3_alice'))).to.deep.include({ earlierJobId: 'job_1_alice' });
+
+      // Another request with the key once the lease is over, a released key, and a claim that named no job get a job of their own.
+      expect(await store.claim(alice, 'key-2', withJob(T0, 'job_4_alice'))).to.deep.include({ earlierJobId: null });
+      expect(await store.claim(alice, 'key-2', withJob(T0 + LEASE + 1, 'job_5_alice', 'fp-other'))).to.deep.include({ earlierJobId: null });
+      const released = claimed(await store.claim(alice, 'key-3', withJob(T0, 'job_6_alice')));
+      await store.release(alice, 'key-3', released);
+      expect(await store.claim(alice, 'key-3', withJob(T0 + 1, 'job_7_alice'))).to.deep.include({ earlierJobId: null });
+      await store.claim(alice, 'key-4', at(T0));
+      expect(await store.claim(alice, 'key-4', withJob(T0 + LEASE + 1, 'job_8_alice'))).to.deep.include({ earlierJobId: null });
+    });
+
     it('forgets a completed key once its time to live has passed, and removeExpired deletes only expired records', async () => {
       const old = claimed(await store.claim(alice, 'old', at(T0)));
       await store.complete(alice, 'old', old, { status: 202, body: 'old' }, { now: T0, ttlMs: TTL });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { MemoryServiceError, lmdbError } from '@memory/platform';
-import type { ClaimRequest, ClaimResult, IdempotencyClaim, IdempotencyStore, Scope, StoredResponse } from '@memory/ports';
+import { abandonedJobId, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 
 type RecordKey = [tenantId: string, endUserId: string, key: string];
 
@@ -12,6 +12,8 @@ interface IdempotencyRecord {
   leaseUntil: number;
   expiresAt: number;
   response: StoredResponse | null;
+  /** The job the claim's request creates (ClaimRequest.jobId); absent in records written before it was kept. */
+  jobId?: string | null;
 }
 
 // ordered-binary separates array elements by a 0 byte that strings never contain, so 0xff after a prefix sorts
@@ -56,8 +58,9 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
           : { state: 'in-progress', fingerprint: current.fingerprint };
       }
       const token = randomUUID();
-      this.records.put(id, { fingerprint: request.fingerprint, token, leaseUntil: request.now + request.leaseMs, expiresAt: request.now + request.ttlMs, response: null });
-      return { state: 'claimed', claim: { token } };
+      const earlierJobId = abandonedJobId(current, request);
+      this.records.put(id, { fingerprint: request.fingerprint, token, leaseUntil: request.now + request.leaseMs, expiresAt: request.now + request.ttlMs, response: null, jobId: earlierJobId ?? request.jobId ?? null });
+      return { state: 'claimed', claim: { token }, earlierJobId };
     });
   }
 

@@ -1,6 +1,6 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import type { ClaimRequest, ClaimResult, IdempotencyClaim, IdempotencyStore, Scope, StoredResponse } from '@memory/ports';
+import { abandonedJobId, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 import type { SharedClient } from './client.js';
 import { readDocument } from './documents.js';
 import { call, engineError, failureError } from './errors.js';
@@ -16,6 +16,8 @@ interface IdempotencyDocument {
   expiresAt: number;
   /** Null while the claim is in progress. */
   response: StoredResponse | null;
+  /** The job the claim's request creates (ClaimRequest.jobId); absent in documents written before it was kept. */
+  jobId?: string | null;
 }
 
 const FAMILY = 'IDEMPOTENCY';
@@ -57,9 +59,10 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
       leaseUntil: request.now + request.leaseMs,
       expiresAt: request.now + request.ttlMs,
       response: null,
+      jobId: request.jobId ?? null,
     };
     let stored = await this.write(what, id, fresh, { op_type: 'create' });
-    if (stored) return { state: 'claimed', claim: stored };
+    if (stored) return { state: 'claimed', claim: stored, earlierJobId: null };
     return retryOnConflict(FAMILY, what, async () => {
       const current = await readDocument<IdempotencyDocument>(this.client, FAMILY, what, this.index, id);
       if (current && isLive(current.source, request.now)) {
@@ -67,9 +70,10 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
         return response ? { state: 'completed', fingerprint, response } : { state: 'in-progress', fingerprint };
       }
       const condition = current ? { if_seq_no: current.seqNo, if_primary_term: current.primaryTerm } : { op_type: 'create' as const };
-      stored = await this.write(what, id, fresh, condition);
+      const earlierJobId = abandonedJobId(current?.source, request);
+      stored = await this.write(what, id, { ...fresh, jobId: earlierJobId ?? fresh.jobId }, condition);
       if (!stored) throw new VersionConflict();
-      return { state: 'claimed', claim: stored };
+      return { state: 'claimed', claim: stored, earlierJobId };
     });
   }
 
