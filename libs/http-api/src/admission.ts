@@ -100,12 +100,14 @@ export interface AdmissionSources {
 
 /** How stale the measured signals may be, and how often a tenant at its in-flight bound re-reads its oldest jobs. */
 const SIGNALS_MAX_AGE_MS = 1_000;
-/** A reading slower than this is unknown: an engine in an outage can hold a read for half a minute, and a request
- * waiting on a reading would wait with it. */
-const SIGNAL_READ_TIMEOUT_MS = 2_000;
 const PRUNE_EVERY_MS = 250;
 const PRUNE_BATCH = 256;
 const PRUNE_MAX_BATCHES = 16;
+/**
+ * A reading slower than this is unknown: an engine in an outage can hold a read for half a minute, and a request
+ * waiting on a reading would wait with it.
+ */
+const SIGNAL_READ_TIMEOUT_MS = 2_000;
 
 interface TenantInFlight {
   tenantId: string;
