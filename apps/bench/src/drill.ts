@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -18,7 +17,7 @@ import {
   type PhaseResult,
   type ProcessControl,
 } from '@memory/drill';
-import { drawNumbered, TEST_KEYS, writePdf, type ServiceProcess } from '@memory/testing';
+import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
 import { DRILL_USAGE, parseDrillArgs } from './drill-args.js';
@@ -49,18 +48,6 @@ function engineCommand(command: 'down' | 'up', engine: DrillEngine): Promise<voi
     for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (line) => print(`    ${line}`));
     child.once('error', fail);
     child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`node deploy/engines/cli.mjs ${command} ${engine} exited with ${code}`))));
-  });
-}
-
-/** A port nothing listens on now: the edge and the search app keep theirs across a restart, as a deployment's do. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
   });
 }
 
@@ -133,7 +120,8 @@ async function main(): Promise<number> {
   }
   const engines = engineAddresses();
   print(`engines: ${['KAFKA_BROKERS', 'MEMORY_SCHEMA_REGISTRY_URL', 'ELASTICSEARCH_URL', 'MEMORY_S3_ENDPOINT'].map((key) => `${key}=${engines[key]}`).join(' ')}`);
-  const [edgePort, searchPort] = [await freePort(), await freePort()];
+  // Fixed ports: the edge and the search app keep theirs across a restart, as a deployment's do.
+  const [edgePort, searchPort] = [await unusedPort(), await unusedPort()];
   const deployment = await launchDistributed(print, { ...engines, PORT: String(edgePort), MEMORY_SEARCH_PORT: String(searchPort) });
   const api = { url: deployment.service.url, apiKey: TEST_KEYS.acme };
   const runId = randomBytes(3).toString('hex');

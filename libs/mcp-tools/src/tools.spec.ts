@@ -1,23 +1,15 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { unusedPort } from '@memory/testing';
 import { createMemoryMcpServer } from './tools.js';
 import { memoryApi } from './memory-api.js';
 
-/** A port nothing listens on: taken, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the MCP tools when the service cannot answer', () => {
   let client: Client;
   before(async () => {
-    const api = memoryApi({ baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: 'acme-key-0123456789abcdef', endUserId: 'alice' });
+    const api = memoryApi({ baseUrl: `http://127.0.0.1:${await unusedPort()}`, apiKey: 'acme-key-0123456789abcdef', endUserId: 'alice' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createMemoryMcpServer({ api }).connect(serverSide);
     client = new Client({ name: 'spec', version: '0.0.0' });

@@ -33,3 +33,4 @@ export { describeMcpScenarios, mcpFileRoot, type McpScenarioOptions } from './mc
 export { describeTenancyScenarios } from './tenancy-scenarios.js';
 export { describeSdkScenarios, type SdkScenarioOptions } from './sdk-scenarios.js';
 export { describeMetricsScenarios, sampleSum, type MeteredService } from './metrics-scenarios.js';
+export { unusedPort } from './unused-port.js';

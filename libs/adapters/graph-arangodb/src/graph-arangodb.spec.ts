@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { Database } from 'arangojs';
 import { graphIds, type GraphStore } from '@memory/ports';
-import { describeGraphStoreContract, describeWithEngine, expectCode, freshScope, uniqueName, type RealEngine, type StoreFactory } from '@memory/testing';
+import { describeGraphStoreContract, describeWithEngine, expectCode, freshScope, uniqueName, unusedPort, type RealEngine, type StoreFactory } from '@memory/testing';
 import { ArangoGraphStore } from './graph-store.js';
 import { dropArangoGraphStore, openArangoGraphStore, type ArangoGraphStoreOptions } from './index.js';
 import { layoutFor, nodeKey } from './layout.js';
@@ -52,18 +51,10 @@ const arangoFactory: StoreFactory<GraphStore> = async () => {
   return harness;
 };
 
-/** A port nobody listens on: a real refused connection, no stand-in server. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('graph-arangodb without a server', () => {
   it('fails to open with a retriable GRAPH.UNAVAILABLE when nothing answers', async () => {
-    const error = await expectCode(openArangoGraphStore({ url: `http://127.0.0.1:${await closedPort()}` }), 'GRAPH.UNAVAILABLE');
+    const error = await expectCode(openArangoGraphStore({ url: `http://127.0.0.1:${await unusedPort()}` }), 'GRAPH.UNAVAILABLE');
     expect((error as unknown as { retriable: boolean }).retriable).to.equal(true);
   });
 
@@ -72,7 +63,7 @@ describe('graph-arangodb without a server', () => {
   });
 
   it('checks every input before sending anything, answers trivial questions without a query, and refuses use after close', async () => {
-    const db = new Database({ url: `http://127.0.0.1:${await closedPort()}` });
+    const db = new Database({ url: `http://127.0.0.1:${await unusedPort()}` });
     const store = new ArangoGraphStore(db, layoutFor('t_'), { waitForSync: true, queryTimeoutMs: 2_000, conflictRetries: 0 });
     const scope = freshScope();
     await expectCode(store.neighbours(scope, 'a', { depth: -1 }), 'GRAPH.INVALID_ARGUMENT');

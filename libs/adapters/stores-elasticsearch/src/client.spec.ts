@@ -1,21 +1,10 @@
 import { expect } from 'chai';
-import { createServer } from 'node:net';
 import { MemoryServiceError } from '@memory/platform';
+import { unusedPort } from '@memory/testing';
 import { quickRetryBackoff, SharedClient } from './client.js';
 import { call } from './errors.js';
 import { resolveElasticsearchStoresOptions } from './options.js';
 
-/** A port nothing listens on: connections to it are refused at once, as to a stopped Elasticsearch. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('client', () => {
   it('backs off at most 0.2, 0.4 and 0.8 s between its own retries', () => {
@@ -25,7 +14,7 @@ describe('client', () => {
   });
 
   it('answers UNAVAILABLE within 2 s when Elasticsearch refuses connections, after its retries', async () => {
-    const settings = resolveElasticsearchStoresOptions({ node: `http://127.0.0.1:${await closedPort()}`, dims: 3, maxRetries: 3 });
+    const settings = resolveElasticsearchStoresOptions({ node: `http://127.0.0.1:${await unusedPort()}`, dims: 3, maxRetries: 3 });
     const shared = SharedClient.connect(settings);
     const client = shared.acquire();
     const started = performance.now();
