@@ -33,6 +33,13 @@ export interface Refusal {
   retryAfterSeconds: number;
 }
 
+/** The data folder's disk has less free space than the floor (a floor of 0 checks nothing). */
+const storageFull = (signals: AdmissionSignals, policy: AdmissionPolicy) =>
+  policy.minFreeDiskBytes > 0 && signals.freeDiskBytes !== null && signals.freeDiskBytes < policy.minFreeDiskBytes;
+
+/** The pipeline is further behind than its bound. */
+const pipelineBehind = (signals: AdmissionSignals, policy: AdmissionPolicy) => signals.backlogRecords !== null && signals.backlogRecords > policy.maxBacklogRecords;
+
 /** How long a client should wait after each refusal that does not follow from the bucket. */
 export const ADMISSION_RETRY_AFTER_S = { storageFull: 60, overloaded: 5, inFlight: 1 } as const;
 
@@ -49,9 +56,9 @@ export function decideAdmission(state: { bucket: TokenBucket; inFlight: number; 
   const { signals } = state;
   const backlogShare = policy.maxBacklogRecords / Math.max(1, state.activeTenants);
   let refusal: Refusal | null = null;
-  if (policy.minFreeDiskBytes > 0 && signals.freeDiskBytes !== null && signals.freeDiskBytes < policy.minFreeDiskBytes) {
+  if (storageFull(signals, policy)) {
     refusal = { status: 507, code: 'STORAGE.FULL', message: 'the data folder is nearly full: nothing was accepted; what was accepted before is kept and still processed', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.storageFull };
-  } else if (signals.backlogRecords !== null && signals.backlogRecords > policy.maxBacklogRecords && state.inFlight >= backlogShare) {
+  } else if (pipelineBehind(signals, policy) && state.inFlight >= backlogShare) {
     refusal = { status: 503, code: 'SERVICE.OVERLOADED', message: `the pipeline is ${signals.backlogRecords} records behind: nothing was accepted, retry after Retry-After`, retryAfterSeconds: ADMISSION_RETRY_AFTER_S.overloaded };
   } else if (state.inFlight >= policy.maxInFlight) {
     refusal = { status: 429, code: 'RATE.TOO_MANY_IN_FLIGHT', message: `this API key has ${policy.maxInFlight} jobs accepted and not yet finished: nothing was accepted, retry after Retry-After`, retryAfterSeconds: ADMISSION_RETRY_AFTER_S.inFlight };
@@ -157,13 +164,11 @@ export class Admission {
     if (this.now() - this.signalsAt > SIGNALS_MAX_AGE_MS) {
       const refreshed = this.refresh();
       // A stale reading that would refuse is read again first: after a quiet spell the pipeline may have caught up.
-      const { freeDiskBytes } = this.signals;
-      const diskFull = this.policy.minFreeDiskBytes > 0 && freeDiskBytes !== null && freeDiskBytes < this.policy.minFreeDiskBytes;
-      if (diskFull || this.behind()) await refreshed;
+      if (storageFull(this.signals, this.policy) || pipelineBehind(this.signals, this.policy)) await refreshed;
     }
     const tenant = this.tenant(tenantId);
     // Its count is exact only after a prune: needed at its in-flight bound, and when the pipeline is behind (its share).
-    if (tenant.jobs.size + tenant.reserved >= this.policy.maxInFlight || this.behind()) await this.prune(tenant);
+    if (tenant.jobs.size + tenant.reserved >= this.policy.maxInFlight || pipelineBehind(this.signals, this.policy)) await this.prune(tenant);
     const now = this.now();
     const decision = decideAdmission(
       { bucket: this.buckets.get(tenantId) ?? fullBucket(this.policy, now), inFlight: tenant.jobs.size + tenant.reserved, activeTenants: this.activeTenants(), signals: this.signals },
@@ -186,10 +191,6 @@ export class Admission {
   /** A job this process accepted (acceptJob calls it), counted until the job store shows it settled. */
   accepted(tenantId: string, jobId: string): void {
     this.tenant(tenantId).jobs.add(jobId);
-  }
-
-  private behind(): boolean {
-    return this.signals.backlogRecords !== null && this.signals.backlogRecords > this.policy.maxBacklogRecords;
   }
 
   /** Tenants with a job of theirs accepted here and maybe not finished (an upper bound: counts shrink when pruned). */

@@ -43,13 +43,15 @@ export interface IdempotentRequest {
   /** The request's fingerprint (requestFingerprint); called only when a key was sent. */
   fingerprint: () => string;
   /**
-   * The id of the job this request creates, for the routes that can take it from outside: kept with the key's claim,
-   * so that a retry after its holder died mid-request accepts the same job again rather than a second one.
+   * A new id for the job this request creates, for the routes that can take it from outside; called only when a key
+   * was sent. It is kept with the key's claim, so that a retry after its holder died mid-request accepts the same job
+   * again rather than a second one.
    */
-  jobId?: string;
+  newJobId?: () => string;
   /**
    * Does the work and gives the answer to keep; a throw (4xx or 503) frees the key again. `jobId` is the job to
-   * accept: this request's own, or an earlier holder's of the same request (undefined for a route without jobId).
+   * accept: the one named with the claim (this request's, or an earlier holder's of the same request), or undefined
+   * for a new job of the route's own.
    */
   accept: (jobId: string | undefined) => Promise<StoredResponse>;
   /**
@@ -109,14 +111,15 @@ export function createIdempotency(options: IdempotencyOptions) {
   return {
     async run(request: IdempotentRequest): Promise<IdempotentOutcome> {
       const key = validateIdempotencyKey(request.key);
-      if (key === undefined) return { ...(await request.accept(request.jobId)), replayed: false };
+      if (key === undefined) return { ...(await request.accept(undefined)), replayed: false };
       const { scope } = request;
       const fingerprint = request.fingerprint();
+      const jobId = request.newJobId?.();
       const claimedAt = now();
       sweepIfDue(claimedAt);
       let result;
       try {
-        result = await store.claim(scope, key, { fingerprint, now: claimedAt, leaseMs, ttlMs, ...(request.jobId === undefined ? {} : { jobId: request.jobId }) });
+        result = await store.claim(scope, key, { fingerprint, now: claimedAt, leaseMs, ttlMs, ...(jobId === undefined ? {} : { jobId }) });
       } catch (error) {
         await discarding(request);
         throw error;
@@ -136,7 +139,7 @@ export function createIdempotency(options: IdempotencyOptions) {
       let response: StoredResponse;
       try {
         if (result.earlierJobId) logger.warn('an idempotency claim whose holder never answered was taken over: accepting its job again', { jobId: result.earlierJobId });
-        response = await request.accept(result.earlierJobId ?? request.jobId);
+        response = await request.accept(result.earlierJobId ?? jobId);
       } catch (error) {
         await store.release(scope, key, result.claim).catch((releaseError: unknown) =>
           logger.warn('could not release an idempotency key; it frees itself when its lease ends', { error: String(releaseError) }),

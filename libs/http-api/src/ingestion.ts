@@ -27,8 +27,9 @@ export function createIngestion(deps: IngestionDeps) {
   };
 
   /**
-   * The job a request accepts: the one it was given (its own, or an earlier attempt's of the same request: see
-   * IdempotentRequest.jobId), with its acceptedAt read back from the id, or else a new one.
+   * The job a request accepts: the one it was given (named with its Idempotency-Key's claim, its own or an earlier
+   * attempt's of the same request: see IdempotentRequest.newJobId), with its acceptedAt read back from the id, or else
+   * a new one.
    */
   const jobOf = (kind: 'text' | 'image', endUserId: string, given: string | undefined) => {
     const acceptedAt = given === undefined ? null : acceptedAtOf(given);
