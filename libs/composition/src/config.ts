@@ -85,8 +85,8 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * so a scrape configuration can name them; 0 gives each a free port (printed at start).
      */
     stagePortBase: c.integer('MEMORY_STAGE_PORT_BASE', 8091, { min: 0, max: 65535 }),
-    /** Where the edge relays searches in the distributed mode. */
-    searchUrl: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090'),
+    /** Where the edge relays searches in the distributed mode: one search app or several (comma-separated, taken in turn). */
+    searchUrls: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090').split(',').map((url) => url.trim()).filter(Boolean),
     kafka: {
       brokers: c.string('KAFKA_BROKERS', '127.0.0.1:9092').split(',').map((broker) => broker.trim()).filter(Boolean),
       clientId: c.string('KAFKA_CLIENT_ID', 'memory-service'),

@@ -100,7 +100,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
         graph: await infra.graph(),
         images: { visualVectors: await infra.visualVectors(), files: await infra.files() } };
     }
-    if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrl };
+    if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrls };
     server = await listen(createHttpApi(deps), config.port, config.host);
   } catch (error) {
     for (const stop of unobserve) stop();

@@ -45,7 +45,7 @@ export interface HttpApiDeps {
   blobs?: BlobStore;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
   documentMaxBytes?: number;
-  search?: SearchRouteDeps | { proxyTo: string };
+  search?: SearchRouteDeps | { proxyTo: readonly string[] };
   jobs?: JobStore;
   /** The tenant's webhook endpoints and their delivery log; served where jobs are. */
   webhooks?: WebhookRouteDeps;

@@ -37,7 +37,11 @@ export async function startDistributed(env: Record<string, string | undefined>, 
     const searchUrl = await supervisor.start(app('search', 'search', { PORT: env['MEMORY_SEARCH_PORT'] ?? '8090' }));
     const stagePort = (index: number) => String(config.stagePortBase === 0 ? 0 : config.stagePortBase + index);
     const workerUrls = await Promise.all(STAGE_NAMES.map((stage, index) => supervisor.start(app(stage, 'stage-worker', { MEMORY_STAGES: stage, PORT: stagePort(index) }))));
-    const edgeUrl = await supervisor.start(app('edge', 'edge', { MEMORY_SEARCH_URL: searchUrl }));
+    // Search apps started elsewhere (by hand, or on other machines) that the edge takes in turn with this one.
+    const elsewhere = env['MEMORY_SEARCH_URL'] === undefined ? [] : config.searchUrls.filter((url) => url !== searchUrl);
+    const searchUrls = [searchUrl, ...elsewhere];
+    const edgeUrl = await supervisor.start(app('edge', 'edge', { MEMORY_SEARCH_URL: searchUrls.join(',') }));
+    if (searchUrls.length > 1) print(`The edge takes searches to ${searchUrls.join(', ')} in turn`);
     if (config.metrics) {
       const scraped = [['edge', edgeUrl], ['search', searchUrl], ...STAGE_NAMES.map((stage, index) => [stage, workerUrls[index]!])];
       print(`Metrics (Prometheus, GET /metrics): ${scraped.map(([name, url]) => `${name} ${url}/metrics`).join(', ')}`);

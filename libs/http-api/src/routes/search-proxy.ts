@@ -7,21 +7,75 @@ import { MEMORY_READ_PATHS } from './memories.js';
 const FORWARDED_HEADERS = ['authorization', 'content-type', 'x-end-user-id', 'x-end-user-timezone'];
 const SEARCH_PATHS = ['/v1/search', '/v1/memories/search'];
 
+/** How long a search app that refused a connection is passed over before it is tried again. */
+export const SEARCH_APP_PAUSE_MS = 2_000;
+
+/**
+ * The search apps in turn (round robin). One that gave no answer is passed over for a pause, then tried again, so
+ * an app that stops (or has not started yet) costs the requests nothing, and one that starts again rejoins by itself.
+ */
+export class SearchRotation {
+  private next = 0;
+  private readonly pausedUntil = new Map<string, number>();
+
+  constructor(
+    readonly urls: readonly string[],
+    private readonly now: () => number = Date.now,
+  ) {
+    if (urls.length === 0) throw new RangeError('the edge needs at least one search app URL');
+  }
+
+  /** The order to try for one request: the next app in turn first, apps on pause last (better late than no answer). */
+  order(): string[] {
+    const start = this.next;
+    this.next = (this.next + 1) % this.urls.length;
+    const turn = this.urls.map((_, i) => this.urls[(start + i) % this.urls.length]!);
+    const now = this.now();
+    const paused = (url: string) => (this.pausedUntil.get(url) ?? 0) > now;
+    return [...turn.filter((url) => !paused(url)), ...turn.filter(paused)];
+  }
+
+  failed(url: string): void {
+    this.pausedUntil.set(url, this.now() + SEARCH_APP_PAUSE_MS);
+  }
+
+  answered(url: string): void {
+    this.pausedUntil.delete(url);
+  }
+}
+
 /**
  * In the distributed mode the edge answers on the one public port and hands searches and memory reads (GET
- * /v1/memories, GET /v1/memories/{id}) to the search app, which holds the vector store and validates and
- * authenticates them again (it may also be exposed on its own). Paths, query strings and bodies are relayed
- * untouched, so the search app's answer, errors included, reaches the client as it was written.
+ * /v1/memories, GET /v1/memories/{id}) to the search apps (MEMORY_SEARCH_URL, comma-separated, taken in turn), which read
+ * the shared stores and validate and authenticate the request again (they may also be exposed on their own). Paths, query strings and bodies are relayed untouched, so the search app's answer, errors
+ * included, reaches the client as it was written.
  */
-export function searchProxyRoutes(searchUrl: string): Router {
+export function searchProxyRoutes(searchUrls: readonly string[]): Router {
   const router = Router();
-  const base = searchUrl.replace(/\/+$/, '');
-  for (const path of SEARCH_PATHS) router.post(path, raw({ type: () => true, limit: REQUEST_LIMITS.imageJsonBodyBytes }), relay(base));
-  for (const path of MEMORY_READ_PATHS) router.get(path, relay(base));
+  const rotation = new SearchRotation(searchUrls.map((url) => url.replace(/\/+$/, '')));
+  for (const path of SEARCH_PATHS) router.post(path, raw({ type: () => true, limit: REQUEST_LIMITS.imageJsonBodyBytes }), relay(rotation));
+  for (const path of MEMORY_READ_PATHS) router.get(path, relay(rotation));
   return router;
 }
 
-function relay(base: string) {
+/** One request to the apps in the rotation's order: the next is asked only when one gave no answer (a search and a read are safe to send again), never after a timeout. */
+async function fetchFromAny(rotation: SearchRotation, path: string, init: RequestInit): Promise<globalThis.Response> {
+  const failures: string[] = [];
+  for (const base of rotation.order()) {
+    try {
+      const upstream = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
+      rotation.answered(base);
+      return upstream;
+    } catch (error) {
+      rotation.failed(base);
+      failures.push(`${base} (${(error as Error).message})`);
+      if ((error as Error).name === 'TimeoutError') break;
+    }
+  }
+  throw new RequestError(503, 'SEARCH.UNAVAILABLE', `no search app answered: ${failures.join(', ')}; retry shortly`);
+}
+
+function relay(rotation: SearchRotation) {
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
@@ -31,18 +85,8 @@ function relay(base: string) {
     // The id this request answers with (the client's, or the one generated here), so both processes log the same.
     const requestId = res.getHeader('x-request-id');
     if (typeof requestId === 'string') headers['x-request-id'] = requestId;
-    let upstream: globalThis.Response;
     const started = performance.now();
-    try {
-      upstream = await fetch(`${base}${req.originalUrl}`, {
-        method: req.method,
-        headers,
-        body: Buffer.isBuffer(req.body) ? req.body : undefined,
-        signal: AbortSignal.timeout(30_000),
-      });
-    } catch (error) {
-      throw new RequestError(503, 'SEARCH.UNAVAILABLE', `the search service at ${base} did not answer (${(error as Error).message}); retry shortly`);
-    }
+    const upstream = await fetchFromAny(rotation, req.originalUrl, { method: req.method, headers, body: Buffer.isBuffer(req.body) ? req.body : undefined });
     res.status(upstream.status);
     const contentType = upstream.headers.get('content-type');
     if (contentType) res.type(contentType);
