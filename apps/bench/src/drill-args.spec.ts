@@ -16,6 +16,11 @@ describe('drill arguments', () => {
     expect(parse('--kill dual-writer --seed 5 --memories 40 --trials 4')).to.deep.include({ target: 'dual-writer', seed: 5, memories: 40, trials: 4 });
   });
 
+  it('reads a join drill with its defaults', () => {
+    expect(parse('--join enricher')).to.deep.equal({ mode: 'join', target: 'enricher', memories: 600, rate: 10, holdS: 30, json: null });
+    expect(parse('--join search --memories 300 --rate 5 --seconds 10')).to.deep.include({ target: 'search', memories: 300, rate: 5, holdS: 10 });
+  });
+
   it('refuses what cannot run, saying why', () => {
     const refusal = (line: string) => {
       try {
@@ -26,12 +31,15 @@ describe('drill arguments', () => {
       }
       throw new Error(`"${line}" was accepted`);
     };
-    expect(refusal('')).to.equal('give one of --engine and --kill');
-    expect(refusal('--engine kafka --kill edge')).to.equal('give one of --engine and --kill');
+    expect(refusal('')).to.equal('give one of --engine, --kill and --join');
+    expect(refusal('--engine kafka --kill edge')).to.equal('give one of --engine, --kill and --join');
+    expect(refusal('--join search --kill edge')).to.equal('give one of --engine, --kill and --join');
+    expect(refusal('--join dual-writer')).to.equal('--join takes enricher or search, not "dual-writer"');
+    expect(refusal('--join search --seed 3')).to.equal('--seed goes with --kill');
     expect(refusal('--engine arangodb')).to.match(/^--engine takes kafka, registry, elasticsearch, minio/);
     expect(refusal('--kill forgetter')).to.match(/^--kill takes edge, enricher, temporal, dual-writer, calibrator, job-tracker, search or random/);
     expect(refusal('--engine kafka --trials 3')).to.equal('--trials goes with --kill');
-    expect(refusal('--kill edge --seconds 3')).to.equal('--seconds goes with --engine');
+    expect(refusal('--kill edge --seconds 3')).to.equal('--seconds goes with --engine or --join');
     expect(refusal('--kill edge --trials 0')).to.equal('--trials takes a whole number >= 1, not "0"');
     expect(refusal('--kill edge --trials 10 --memories 5')).to.equal('--memories (5) must be at least --trials (10)');
     expect(refusal('--engine kafka --rate')).to.equal('--rate needs a value');

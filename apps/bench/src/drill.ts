@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -9,15 +9,18 @@ import {
   formatReport,
   passed,
   runCrash,
+  runJoin,
   runOutage,
   sleep,
   type DrillEngine,
   type EngineControl,
+  type JoinControl,
+  type JoinTarget,
   type KillTarget,
   type PhaseResult,
   type ProcessControl,
 } from '@memory/drill';
-import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
+import { drawNumbered, sampleSum, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
 import { DRILL_USAGE, parseDrillArgs } from './drill-args.js';
@@ -104,7 +107,64 @@ function processControl(launcher: ServiceProcess): ProcessControl {
   };
 }
 
-/** npm run drill: outage drills (--engine) and crash drills (--kill) against the distributed mode; exit 1 unless all pass. */
+/** What the extra process of a join drill did, read from its /metrics. */
+const SERVED_METRIC: Record<JoinTarget, [string, Record<string, string>]> = {
+  enricher: ['memory_stage_records_total', { stage: 'enricher', outcome: 'processed' }],
+  search: ['memory_http_requests_total', { route: '/v1/search', method: 'POST', status: '200' }],
+};
+
+/**
+ * A second enricher or search app started as an operator would by hand: the same entry point and variables as the
+ * supervisor's process of that name (read from /proc), on its own port (`searchPort` for a search app: the edge
+ * lists it beside the first).
+ */
+function joinControl(launcher: ServiceProcess, searchPort: number): JoinControl {
+  let extra: { child: ChildProcess; url: string; output: string[] } | null = null;
+  return {
+    async join(target) {
+      const pid = processOf(launcher, target);
+      if (pid === null) throw new Error(`no running ${target} process under the launcher (pid ${launcher.pid}) to copy`);
+      const [command, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const env = Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+      const child = spawn(command!, args, { env: { ...env, PORT: target === 'search' ? String(searchPort) : '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const output: string[] = [];
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the second ${target} was not ready after 240 s:\n${output.slice(-20).join('\n')}`)), 240_000);
+        for (const stream of [child.stdout, child.stderr]) {
+          createInterface({ input: stream }).on('line', (line) => {
+            output.push(line);
+            const ready = / ready on (http:\/\/\S+)/.exec(line);
+            if (ready) {
+              clearTimeout(timer);
+              resolve(ready[1]!);
+            }
+          });
+        }
+        child.once('exit', (code, signal) => reject(new Error(`the second ${target} exited (${signal ?? `code ${code}`}) before it was ready:\n${output.slice(-20).join('\n')}`)));
+      });
+      extra = { child, url, output };
+      return { pid: child.pid ?? -1 };
+    },
+    async served(target) {
+      if (!extra) return 0;
+      const response = await fetch(`${extra.url}/metrics`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+      const [name, labels] = SERVED_METRIC[target];
+      return response?.ok ? sampleSum([await response.text()], name, labels) : 0;
+    },
+    async leave() {
+      const child = extra?.child;
+      extra = null;
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** npm run drill: outage drills (--engine), crash drills (--kill) and join drills (--join) against the distributed mode; exit 1 unless all pass. */
 async function main(): Promise<number> {
   let options;
   try {
@@ -121,8 +181,11 @@ async function main(): Promise<number> {
   const engines = engineAddresses();
   print(`engines: ${['KAFKA_BROKERS', 'MEMORY_SCHEMA_REGISTRY_URL', 'ELASTICSEARCH_URL', 'MEMORY_S3_ENDPOINT'].map((key) => `${key}=${engines[key]}`).join(' ')}`);
   // Fixed ports: the edge and the search app keep theirs across a restart, as a deployment's do.
-  const [edgePort, searchPort] = [await unusedPort(), await unusedPort()];
-  const deployment = await launchDistributed(print, { ...engines, PORT: String(edgePort), MEMORY_SEARCH_PORT: String(searchPort) });
+  const [edgePort, searchPort, secondSearchPort] = [await unusedPort(), await unusedPort(), await unusedPort()];
+  // A search join: the edge lists the second search app from the start, as an operator's configuration would; it
+  // takes searches there once the app answers.
+  const secondSearch: Record<string, string> = options.mode === 'join' && options.target === 'search' ? { MEMORY_SEARCH_URL: `http://127.0.0.1:${secondSearchPort}` } : {};
+  const deployment = await launchDistributed(print, { ...engines, PORT: String(edgePort), MEMORY_SEARCH_PORT: String(searchPort), ...secondSearch });
   const api = { url: deployment.service.url, apiKey: TEST_KEYS.acme };
   const runId = randomBytes(3).toString('hex');
   const results: PhaseResult[] = [];
@@ -132,6 +195,14 @@ async function main(): Promise<number> {
       for (const engine of options.engines) {
         print(`outage drill: ${engine} down for ${options.seconds} s, ${options.rate} memories/s${engine === 'minio' ? ' (texts, images and PDFs)' : ''}`);
         results.push(await runOutage({ api, engine, seconds: options.seconds, rate: options.rate, runId, control: engineScripts, files, print }));
+      }
+    } else if (options.mode === 'join') {
+      print(`join drill: a second ${options.target} joins mid-stream and leaves after ${options.holdS} s; ${options.memories} memories at ${options.rate}/s`);
+      const control = joinControl(deployment.service, secondSearchPort);
+      try {
+        results.push(await runJoin({ api, target: options.target, memories: options.memories, rate: options.rate, holdS: options.holdS, runId, control, print }));
+      } finally {
+        await control.leave(options.target);
       }
     } else {
       print(`crash drill: kill -9 ${options.target}, ${options.trials} trials, ${options.memories} memories, ${options.rate}/s, seed ${options.seed}`);

@@ -1,8 +1,8 @@
-import { backoffDelay, seededRandom } from '@memory/platform';
-import { sleep, type DrillApi, type Reply } from './client.js';
+import { seededRandom } from '@memory/platform';
+import { sleep, type DrillApi } from './client.js';
 import { countOutcome, type Counts, type Sent } from './outcome.js';
 import { countWhenSettled, failedJobs, type PhaseResult } from './outage.js';
-import { ingest, memoryText, sendAtRate, sentFrom } from './traffic.js';
+import { ingestCarefully, memoryText, sendAtRate } from './traffic.js';
 import { judgeCrash } from './verdict.js';
 import { awaitJobs } from './verify.js';
 
@@ -48,12 +48,6 @@ export function planTrials(target: KillTarget | 'random', trials: number, memori
 }
 
 /**
- * How long a client keeps retrying one memory (with its Idempotency-Key) before counting it lost: past the 60 s for
- * which the claim of a request whose process died keeps answering 409 IDEMPOTENCY.IN_PROGRESS.
- */
-const GIVE_UP_MS = 150_000;
-
-/**
  * Each trial sends its memories at the rate as a careful client does (the same Idempotency-Key on every retry of a
  * memory, retrying a missing answer, a 5xx, a 429 or a 409 IDEMPOTENCY.IN_PROGRESS), kills the planned process at the planned moment, waits for
  * its restart and for every job; the counts say whether anything was lost or stored twice.
@@ -71,21 +65,9 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
     const sender = sendAtRate(
       options.rate,
       async (index) => {
-        const content = memoryText(options.runId, `kill${plan.trial}`, index);
-        const giveUpAt = Date.now() + GIVE_UP_MS;
-        let sawFault = down;
-        for (let attempt = 0; ; attempt++) {
-          const reply: Reply = await ingest(api, endUserId, 'text', content, index, null, `${endUserId}-${index}`);
-          sawFault ||= down;
-          // What the API asks a client to send again: no answer, a 5xx, a 429, and a 409 for a key still in progress.
-          const again = reply.status === null || reply.status >= 500 || reply.status === 429 || reply.code === 'IDEMPOTENCY.IN_PROGRESS';
-          if (!again || Date.now() > giveUpAt) {
-            sent.push(sentFrom(index, 'text', content, reply, sawFault));
-            return;
-          }
-          retries += 1;
-          await sleep(Math.max(100, backoffDelay(attempt, { initialDelayMs: 200, maxDelayMs: 5_000, factor: 2 }, random)));
-        }
+        const outcome = await ingestCarefully(api, endUserId, memoryText(options.runId, `kill${plan.trial}`, index), index, `${endUserId}-${index}`, random, () => down);
+        sent.push(outcome.sent);
+        retries += outcome.retries;
       },
       plan.memories,
     );

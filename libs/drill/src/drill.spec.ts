@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { countOutcome, type JobView, type Sent } from './outcome.js';
 import { planTrials, KILL_TARGETS } from './crash.js';
+import { formatWindow, joinWindows, judgeJoin } from './join.js';
 import { formatReport } from './report.js';
 import { kindOf, memoryText, sendAtRate } from './traffic.js';
 import { judgeCrash, judgeOutage, passed } from './verdict.js';
@@ -17,7 +18,7 @@ const text = (index: number, status: number | null, extra: Partial<Sent> = {}): 
   duringFault: false,
   ...extra,
 });
-const done = (...memoryIds: string[]): JobView => ({ status: 'Completed', memoryIds });
+const done = (...memoryIds: string[]): JobView => ({ status: 'Completed', memoryIds, acceptedAt: 0, updatedAt: 0 });
 
 describe('drill', () => {
   describe('countOutcome', () => {
@@ -30,7 +31,7 @@ describe('drill', () => {
 
     it('counts a job that did not complete, a memory its record names but the store lacks, and a text not stored, as missing', () => {
       const sent = [text(0, 202), text(1, 202), text(2, 202)];
-      const jobs = new Map<string, JobView | null>([['job_0', { status: 'Processing', memoryIds: [] }], ['job_1', done('m1')], ['job_2', done('m2')]]);
+      const jobs = new Map<string, JobView | null>([['job_0', { status: 'Processing', memoryIds: [], acceptedAt: 0, updatedAt: 0 }], ['job_1', done('m1')], ['job_2', done('m2')]]);
       const counts = countOutcome(sent, jobs, [{ id: 'm2', content: 'something else' }]);
       expect(counts.completed).to.equal(2);
       expect(counts.missing).to.equal(3);
@@ -80,10 +81,10 @@ describe('drill', () => {
 
     it('judges the searches of an Elasticsearch outage: a 503 with a code, quickly', () => {
       const { sent, counts } = clean();
-      const good = { status: 503, code: 'ENGINE.UNAVAILABLE', ms: 40 };
+      const good = { at: 0, status: 503, code: 'ENGINE.UNAVAILABLE', ms: 40 };
       expect(passed(judgeOutage(sent, counts, 5, [good, good]))).to.equal(true);
       expect(passed(judgeOutage(sent, counts, 5, [good, { ...good, ms: 29_000 }]))).to.equal(false);
-      expect(passed(judgeOutage(sent, counts, 5, [good, { status: 500, code: 'INTERNAL.ERROR', ms: 10 }]))).to.equal(false);
+      expect(passed(judgeOutage(sent, counts, 5, [good, { at: 0, status: 500, code: 'INTERNAL.ERROR', ms: 10 }]))).to.equal(false);
       expect(passed(judgeOutage(sent, counts, 5, []))).to.equal(false);
     });
   });
@@ -94,6 +95,44 @@ describe('drill', () => {
     const counts = countOutcome(sent, jobs, [{ id: 'm0', content: 'memory 0' }, { id: 'm1', content: 'memory 1' }]);
     expect(passed(judgeCrash(counts, 2, 0))).to.equal(true);
     expect(passed(judgeCrash(counts, 3, 1))).to.equal(false);
+  });
+
+  describe('join drill', () => {
+    const at = (acceptedAt: number, updatedAt: number, status = 'Completed'): JobView => ({ status, memoryIds: [], acceptedAt, updatedAt });
+    const search = (atMs: number, ms: number, status: number | null = 200) => ({ at: atMs, status, code: null, ms });
+
+    it('joinWindows counts completions, the backlog and search latency before the join, while joined and after the leave', () => {
+      const jobs = new Map<string, JobView | null>([
+        ['a', at(0, 500)],
+        ['b', at(100, 1_500)],
+        ['c', at(900, 2_500)],
+        ['d', at(1_000, 2_600)],
+        ['e', at(2_100, 3_000)],
+        ['f', null],
+      ]);
+      const searches = [search(100, 10), search(1_200, 40), search(1_300, 60), search(1_400, 5_000, null), search(2_900, 20)];
+      const windows = joinWindows(jobs, searches, { start: 0, joined: 1_000, left: 2_000, end: 3_000 });
+      expect(windows.map((w) => [w.name, w.seconds, w.completed, w.backlogAtEnd, w.searches])).to.deep.equal([
+        ['before', 1, 1, 3, 1],
+        ['joined', 1, 1, 2, 3],
+        ['after', 1, 3, 0, 1],
+      ]);
+      expect(windows[1]!.completedPerS).to.equal(1);
+      expect([windows[1]!.searchP50Ms, windows[1]!.searchP95Ms], 'answered searches only').to.deep.equal([40, 60]);
+      expect(formatWindow(windows[2]!)).to.equal('after  1.0 s: 3 completed (3.0/s), backlog at end 0; 1 searches, p50 / p95 20 / 20 ms');
+    });
+
+    it('judgeJoin asks what a crash drill asks, that the second process took part, and that every search was answered', () => {
+      const sent = [text(0, 202), text(1, 202)];
+      const counts = countOutcome(sent, new Map([['job_0', done('m0')], ['job_1', done('m1')]]), [{ id: 'm0', content: 'memory 0' }, { id: 'm1', content: 'memory 1' }]);
+      const answered = [search(0, 10), search(1, 12)];
+      expect(passed(judgeJoin(counts, 2, 0, 'enricher', 40, answered))).to.equal(true);
+      const idle = judgeJoin(counts, 2, 0, 'search', 0, answered).filter((criterion) => !criterion.pass);
+      expect(idle.map((criterion) => criterion.name)).to.deep.equal(['the second search app answered searches']);
+      const refused = judgeJoin(counts, 2, 0, 'search', 3, [...answered, search(2, 4, 503)]).filter((criterion) => !criterion.pass);
+      expect(refused.map((criterion) => `${criterion.name}: ${criterion.detail}`)).to.deep.equal(['every search answered 200: 2/3']);
+      expect(passed(judgeJoin(counts, 2, 0, 'enricher', 5, []))).to.equal(false);
+    });
   });
 
   it('planTrials shares the memories out and draws the same targets and moments from the same seed', () => {

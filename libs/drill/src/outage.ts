@@ -60,7 +60,7 @@ export async function runOutage(options: OutageOptions): Promise<PhaseResult> {
   await options.control.stop(engine);
   print(`  ${engine} stopped (${((performance.now() - stopping) / 1000).toFixed(1)} s to stop); down for ${options.seconds} s`);
   const searches: OutageSearch[] = [];
-  const prober = engine === 'elasticsearch' ? probeSearches(api, endUserId, searches) : null;
+  const prober = engine === 'elasticsearch' ? probeSearches(api, () => endUserId, searches) : null;
   await sleep(options.seconds * 1000);
   await prober?.stop();
   const starting = performance.now();
@@ -81,14 +81,16 @@ export async function runOutage(options: OutageOptions): Promise<PhaseResult> {
 
 /**
  * Counts once the store shows what the job records say is done; a memory written a moment ago can take a refresh
- * interval to be listed, so a count that finds some missing is taken again a few times before it stands.
+ * interval to be listed, so a count that finds some missing is taken again a few times before it stands. `endUsers`:
+ * the end user, or all end users, the memories were sent for.
  */
-export async function countWhenSettled(api: DrillApi, endUserId: string, sent: readonly Sent[], jobs: ReadonlyMap<string, JobView | null>): Promise<Counts> {
+export async function countWhenSettled(api: DrillApi, endUsers: string | readonly string[], sent: readonly Sent[], jobs: ReadonlyMap<string, JobView | null>): Promise<Counts> {
   let stored: StoredMemory[] = [];
   let counts!: Counts;
   for (let attempt = 0; attempt < 4; attempt++) {
     if (attempt > 0) await sleep(2_000);
-    stored = await listMemories(api, endUserId);
+    stored = [];
+    for (const endUserId of typeof endUsers === 'string' ? [endUsers] : endUsers) stored.push(...(await listMemories(api, endUserId)));
     counts = countOutcome(sent, jobs, stored);
     if (counts.missing === 0) break;
   }
@@ -102,11 +104,16 @@ export function failedJobs(jobs: ReadonlyMap<string, JobView | null>): string[] 
   return [...(failed ? [`${failed} jobs not Completed`] : []), ...(unread ? [`${unread} job records unreadable`] : [])];
 }
 
-/** A search a second while Elasticsearch is down: each must be refused (503 with a code) quickly, not hang. */
-function probeSearches(api: DrillApi, endUserId: string, into: OutageSearch[]): { stop(): Promise<void> } {
-  const probes = sendAtRate(1, async () => {
-    const reply = await call(api, 'POST', '/v1/search', { endUserId, json: { query: 'drill note near the harbour' }, timeoutMs: 30_000 });
-    into.push({ status: reply.status, code: reply.code, ms: reply.ms });
+/**
+ * Searches at `rate` a second (by default one) for the end user `endUserOf(index)` names, each answer recorded with
+ * when it was sent: during an Elasticsearch outage each must be refused (503 with a code) quickly, not hang; while
+ * a process joins or leaves, each must be answered.
+ */
+export function probeSearches(api: DrillApi, endUserOf: (index: number) => string, into: OutageSearch[], rate = 1): { stop(): Promise<void> } {
+  const probes = sendAtRate(rate, async (index) => {
+    const at = Date.now();
+    const reply = await call(api, 'POST', '/v1/search', { endUserId: endUserOf(index), json: { query: 'drill note near the harbour' }, timeoutMs: 30_000 });
+    into.push({ at, status: reply.status, code: reply.code, ms: reply.ms });
   });
   return { stop: () => probes.stop() };
 }

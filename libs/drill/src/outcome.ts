@@ -22,6 +22,9 @@ export interface Sent {
 export interface JobView {
   status: string;
   memoryIds: string[];
+  /** When the job was accepted and last changed (epoch ms; for a Completed job, when it completed); 0 when absent. */
+  acceptedAt: number;
+  updatedAt: number;
 }
 
 /** A memory of the drill's end user as GET /v1/memories lists it. */

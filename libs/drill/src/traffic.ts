@@ -1,4 +1,5 @@
-import { call, textField, type DrillApi, type Reply } from './client.js';
+import { backoffDelay } from '@memory/platform';
+import { call, sleep, textField, type DrillApi, type Reply } from './client.js';
 import type { MemoryKind, Sent } from './outcome.js';
 
 /** Images and PDFs for a MinIO drill, each different from the others (a repeat could be deduplicated). */
@@ -35,6 +36,30 @@ export async function ingest(api: DrillApi, endUserId: string, kind: MemoryKind,
   const form = new FormData();
   form.append('file', new Blob([await files.pdf(index)], { type: 'application/pdf' }), `drill-${index}.pdf`);
   return call(api, 'POST', '/v1/ingest/document/upload', { endUserId, headers, form });
+}
+
+/**
+ * How long a client keeps retrying one memory (with its Idempotency-Key) before counting it lost: past the 60 s for
+ * which the claim of a request whose process died keeps answering 409 IDEMPOTENCY.IN_PROGRESS.
+ */
+const GIVE_UP_MS = 150_000;
+
+/**
+ * Sends one text memory as a careful client does: the same Idempotency-Key on every retry, retrying a missing answer,
+ * a 5xx, a 429 or a 409 IDEMPOTENCY.IN_PROGRESS with backoff. `faultNow` says whether a fault is under way; the
+ * answer's `duringFault` is whether any attempt saw one.
+ */
+export async function ingestCarefully(api: DrillApi, endUserId: string, content: string, index: number, idempotencyKey: string, random: () => number, faultNow: () => boolean): Promise<{ sent: Sent; retries: number }> {
+  const giveUpAt = Date.now() + GIVE_UP_MS;
+  let sawFault = faultNow();
+  for (let attempt = 0; ; attempt++) {
+    const reply: Reply = await ingest(api, endUserId, 'text', content, index, null, idempotencyKey);
+    sawFault ||= faultNow();
+    // What the API asks a client to send again: no answer, a 5xx, a 429, and a 409 for a key still in progress.
+    const again = reply.status === null || reply.status >= 500 || reply.status === 429 || reply.code === 'IDEMPOTENCY.IN_PROGRESS';
+    if (!again || Date.now() > giveUpAt) return { sent: sentFrom(index, 'text', content, reply, sawFault), retries: attempt };
+    await sleep(Math.max(100, backoffDelay(attempt, { initialDelayMs: 200, maxDelayMs: 5_000, factor: 2 }, random)));
+  }
 }
 
 export function sentFrom(index: number, kind: MemoryKind, content: string, reply: Reply, duringFault: boolean): Sent {

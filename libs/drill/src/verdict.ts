@@ -7,8 +7,10 @@ export interface Criterion {
   detail: string;
 }
 
-/** A search sent while Elasticsearch was stopped. */
+/** A search sent while Elasticsearch was stopped, or while a process joined or left. */
 export interface OutageSearch {
+  /** When it was sent (epoch ms). */
+  at: number;
   status: number | null;
   code: string | null;
   ms: number;

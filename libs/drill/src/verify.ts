@@ -19,7 +19,8 @@ export async function awaitJobs(api: DrillApi, jobIds: readonly string[], deadli
       if (reply.status !== 200) return;
       const status = textField(reply.body, 'status') ?? '';
       const memoryIds = field(reply.body, 'memoryIds');
-      jobs.set(jobId, { status, memoryIds: Array.isArray(memoryIds) ? memoryIds.map(String) : [] });
+      const time = (name: string) => Number(field(reply.body, name)) || 0;
+      jobs.set(jobId, { status, memoryIds: Array.isArray(memoryIds) ? memoryIds.map(String) : [], acceptedAt: time('acceptedAt'), updatedAt: time('updatedAt') });
       if (TERMINAL.has(status)) drainedAt = Date.now();
     });
     pending = pending.filter((jobId) => !TERMINAL.has(jobs.get(jobId)?.status ?? ''));

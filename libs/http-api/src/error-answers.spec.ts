@@ -71,7 +71,7 @@ describe('error answers', () => {
         apiKeys: createApiKeyRegistry(new Map([[hashApiKey(KEY), 'acme']])),
         logger,
         readiness: async () => ({ ready: false, checks: { 'event log': 'connecting' }, lag: {} }),
-        search: { proxyTo: `http://127.0.0.1:${closedPort}` },
+        search: { proxyTo: [`http://127.0.0.1:${closedPort}`] },
       });
       server = createServer(api);
       guardHttpServer(server);

@@ -271,7 +271,7 @@ describe('the OpenAPI document names every route the service answers, and only t
 
   for (const [mode, search] of [
     ['memoryd (embedded)', { vectors: unused, embedder: unused, graph: unused, centroids: unused } as never],
-    ['the edge (distributed), relaying search and reads', { proxyTo: 'http://127.0.0.1:1' }],
+    ['the edge (distributed), relaying search and reads', { proxyTo: ['http://127.0.0.1:1'] }],
   ] as const) {
     it(`in ${mode}`, () => {
       const app = expressApp({ ...common, search }) as unknown as { router: Router & { stack: Layer[] } };
