@@ -5,7 +5,7 @@ import { createLogger } from '@memory/platform';
 import { observeJobs, observeLag } from '@memory/metrics';
 import type { Consumer } from '@memory/ports';
 import { createJobIdClock } from '@memory/contracts';
-import { Admission, createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, guardHttpServer, type HttpApiDeps } from '@memory/http-api';
+import { Admission, closeHttpServer, createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, guardHttpServer, type HttpApiDeps } from '@memory/http-api';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -120,7 +120,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     config,
     infra,
     async stop() {
-      await new Promise<void>((resolve) => running.close(() => resolve()));
+      await closeHttpServer(running);
       for (const stop of unobserve) stop();
       await Promise.all(consumers.map((consumer) => consumer.stop()));
       await infra.close();

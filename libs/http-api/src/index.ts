@@ -1,6 +1,7 @@
 export * from './app.js';
 export * from './auth.js';
 export { guardHttpServer } from './client-error.js';
+export { closeHttpServer } from './close-server.js';
 export * from './idempotency.js';
 export * from './ingestion.js';
 export * from './forgetting.js';
