@@ -18,6 +18,15 @@ describe('readServiceConfig', () => {
       /MEMORY_EMBEDDING_MODEL must be one of bge-small-en-v1\.5-q, [^"]*e5-small-v2-q[^"]*, got "e5-large"/,
     );
   });
+  it('reads the shards and replicas of the indices the service creates; replicas unset: one where a second node exists', () => {
+    expect(readServiceConfig({}, 'distributed').elasticsearch).to.deep.include({ shards: 1, replicas: null });
+    expect(readServiceConfig({ MEMORY_INDEX_SHARDS: '4', MEMORY_INDEX_REPLICAS: '0' }, 'distributed').elasticsearch).to.deep.include({ shards: 4, replicas: 0 });
+    expect(() => readServiceConfig({ MEMORY_INDEX_SHARDS: '0' }, 'distributed')).to.throw(/MEMORY_INDEX_SHARDS/);
+  });
+  it('splits MEMORY_SEARCH_URL into the search apps the edge takes in turn', () => {
+    expect(readServiceConfig({}, 'distributed').searchUrls).to.deep.equal(['http://127.0.0.1:8090']);
+    expect(readServiceConfig({ MEMORY_SEARCH_URL: 'http://a:8090, http://b:8090,' }, 'distributed').searchUrls).to.deep.equal(['http://a:8090', 'http://b:8090']);
+  });
   it('splits KAFKA_BROKERS and reports every problem at once', () => {
     expect(readServiceConfig({ KAFKA_BROKERS: 'a:1, b:2' }, 'distributed').kafka.brokers).to.deep.equal(['a:1', 'b:2']);
     expect(() => readServiceConfig({ PORT: 'x', MEMORY_NAMESPACE: 'Not Valid', MEMORY_EMBEDDER: 'huggingface' }, 'embedded')).to.throw(

@@ -96,6 +96,12 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     elasticsearch: {
       url: c.string('ELASTICSEARCH_URL', 'http://127.0.0.1:9200'),
       indexPrefix: c.string('MEMORY_INDEX_PREFIX', 'memory'),
+      /**
+       * Primary shards and replicas of the indices the service creates (fixed then; existing indices keep theirs).
+       * Replicas unset: one where a second node exists.
+       */
+      shards: c.integer('MEMORY_INDEX_SHARDS', 1, { min: 1, max: 1024 }),
+      replicas: c.string('MEMORY_INDEX_REPLICAS') === undefined ? null : c.integer('MEMORY_INDEX_REPLICAS', 0, { min: 0, max: 16 }),
     },
     /** Unset: the graph lives on disk under MEMORY_DATA_DIR, written by the one dual-writer process. */
     arango: {

@@ -20,11 +20,12 @@ import { namespacedEventLog } from './namespaced-event-log.js';
  */
 export function distributedEngines(config: ServiceConfig, logger: Logger): Engines {
   const indexPrefix = config.namespace ? `${config.namespace}-${config.elasticsearch.indexPrefix}` : config.elasticsearch.indexPrefix;
+  const layout = { shards: config.elasticsearch.shards, ...(config.elasticsearch.replicas === null ? {} : { replicas: config.elasticsearch.replicas }) };
   // Vectors, centroids, jobs and idempotency keys share one connection pool; whoever asks first opens it.
   let stores: Promise<ElasticsearchStores> | undefined;
   const openStores = () =>
     (stores ??= (async () =>
-      openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefix, dims: await embeddingDimensions(config, logger) }))());
+      openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefix, dims: await embeddingDimensions(config, logger), ...layout }))());
   return {
     eventLog: async () => {
       const log = await openKafkaEventLog({
@@ -41,7 +42,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     centroids: async () => (await openStores()).centroids,
     // Its own indices (<prefix>-visual-*): the descriptor has other dimensions than the text embedding.
     visualVectors: async () => {
-      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: `${indexPrefix}-visual`, dims: VISUAL_DESCRIPTOR_DIMS });
+      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: `${indexPrefix}-visual`, dims: VISUAL_DESCRIPTOR_DIMS, ...layout });
       return visual.vectors;
     },
     jobs: async () => (await openStores()).jobs,
