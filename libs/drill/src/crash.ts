@@ -2,7 +2,7 @@ import { seededRandom } from '@memory/platform';
 import { sleep, type DrillApi } from './client.js';
 import { countOutcome, type Counts, type Sent } from './outcome.js';
 import { countWhenSettled, failedJobs, type PhaseResult } from './outage.js';
-import { ingestCarefully, memoryText, sendAtRate } from './traffic.js';
+import { ingestCarefully, memoryText, retryNote, sendAtRate } from './traffic.js';
 import { judgeCrash } from './verdict.js';
 import { awaitJobs } from './verify.js';
 
@@ -59,7 +59,7 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
     const endUserId = `drill-${options.runId}-kill-${plan.trial}`;
     print(`trial ${plan.trial}/${options.trials}: ${plan.memories} memories, kill -9 ${plan.target} at ${plan.killAtS.toFixed(1)} s`);
     const sent: Sent[] = [];
-    let retries = 0;
+    const retried: string[] = [];
     let down = false;
     const random = seededRandom(options.seed + plan.trial);
     const sender = sendAtRate(
@@ -67,7 +67,7 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
       async (index) => {
         const outcome = await ingestCarefully(api, endUserId, memoryText(options.runId, `kill${plan.trial}`, index), index, `${endUserId}-${index}`, random, () => down);
         sent.push(outcome.sent);
-        retries += outcome.retries;
+        retried.push(...outcome.retried);
       },
       plan.memories,
     );
@@ -89,7 +89,7 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
       counts,
       drainS: drainedAt === null ? null : Math.max(0, (drainedAt - restartedAt) / 1000),
       criteria: judgeCrash(counts, plan.memories, unaccepted),
-      notes: [...(retries ? [`${retries} retries`] : []), ...failedJobs(jobs)],
+      notes: [...retryNote(retried), ...failedJobs(jobs)],
     });
   }
   return results;

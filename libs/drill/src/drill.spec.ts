@@ -3,7 +3,7 @@ import { countOutcome, type JobView, type Sent } from './outcome.js';
 import { planTrials, KILL_TARGETS } from './crash.js';
 import { formatWindow, joinWindows, judgeJoin } from './join.js';
 import { formatReport } from './report.js';
-import { kindOf, memoryText, sendAtRate } from './traffic.js';
+import { kindOf, memoryText, retryNote, sendAtRate } from './traffic.js';
 import { judgeCrash, judgeOutage, passed } from './verdict.js';
 
 const text = (index: number, status: number | null, extra: Partial<Sent> = {}): Sent => ({
@@ -152,6 +152,11 @@ describe('drill', () => {
     expect(memoryText('r1', 'kafka', 1)).to.not.equal(memoryText('r2', 'kafka', 1));
     expect([0, 1, 2, 3].map((i) => kindOf(i, true))).to.deep.equal(['text', 'image', 'pdf', 'text']);
     expect([0, 1, 2].map((i) => kindOf(i, false))).to.deep.equal(['text', 'text', 'text']);
+  });
+
+  it('retryNote counts the retried answers by kind, most frequent first', () => {
+    expect(retryNote([])).to.deep.equal([]);
+    expect(retryNote(['503 SERVICE.OVERLOADED', 'no answer', '503 SERVICE.OVERLOADED'])).to.deep.equal(['3 retries (503 SERVICE.OVERLOADED×2, no answer×1)']);
   });
 
   it('sendAtRate sends on a schedule, up to a limit, and waits for the calls in flight', async () => {

@@ -3,7 +3,7 @@ import { seededRandom } from '@memory/platform';
 import { sleep, type DrillApi } from './client.js';
 import type { Counts, JobView, Sent } from './outcome.js';
 import { countWhenSettled, failedJobs, probeSearches, type PhaseResult } from './outage.js';
-import { ingestCarefully, memoryText, sendAtRate } from './traffic.js';
+import { ingestCarefully, memoryText, retryNote, sendAtRate } from './traffic.js';
 import { judgeCrash, type Criterion, type OutageSearch } from './verdict.js';
 import { awaitJobs } from './verify.js';
 
@@ -130,14 +130,14 @@ export async function runJoin(options: JoinOptions): Promise<JoinResult> {
   const random = seededRandom(options.memories);
   const sent: Sent[] = [];
   const searches: OutageSearch[] = [];
-  let retries = 0;
+  const retried: string[] = [];
   const start = Date.now();
   const sender = sendAtRate(
     options.rate,
     async (index) => {
       const outcome = await ingestCarefully(api, userOf(index), memoryText(options.runId, `join-${target}`, index), index, `${userOf(index)}-${index}`, random, () => false);
       sent.push(outcome.sent);
-      retries += outcome.retries;
+      retried.push(...outcome.retried);
     },
     options.memories,
   );
@@ -173,7 +173,7 @@ export async function runJoin(options: JoinOptions): Promise<JoinResult> {
     counts,
     drainS: drainedAt === null ? null : Math.max(0, (drainedAt - sendingEnded) / 1000),
     criteria: judgeJoin(counts, options.memories, unaccepted, target, served, searches),
-    notes: [...windows.map(formatWindow), ...(retries ? [`${retries} retries`] : []), ...failedJobs(jobs)],
+    notes: [...windows.map(formatWindow), ...retryNote(retried), ...failedJobs(jobs)],
     windows,
     served,
   };

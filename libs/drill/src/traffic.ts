@@ -1,6 +1,6 @@
 import { backoffDelay } from '@memory/platform';
 import { call, sleep, textField, type DrillApi, type Reply } from './client.js';
-import type { MemoryKind, Sent } from './outcome.js';
+import { NO_ANSWER, type MemoryKind, type Sent } from './outcome.js';
 
 /** Images and PDFs for a MinIO drill, each different from the others (a repeat could be deduplicated). */
 export interface DrillFiles {
@@ -47,19 +47,30 @@ const GIVE_UP_MS = 150_000;
 /**
  * Sends one text memory as a careful client does: the same Idempotency-Key on every retry, retrying a missing answer,
  * a 5xx, a 429 or a 409 IDEMPOTENCY.IN_PROGRESS with backoff. `faultNow` says whether a fault is under way; the
- * answer's `duringFault` is whether any attempt saw one.
+ * answer's `duringFault` is whether any attempt saw one, and `retried` the answers that were sent again.
  */
-export async function ingestCarefully(api: DrillApi, endUserId: string, content: string, index: number, idempotencyKey: string, random: () => number, faultNow: () => boolean): Promise<{ sent: Sent; retries: number }> {
+export async function ingestCarefully(api: DrillApi, endUserId: string, content: string, index: number, idempotencyKey: string, random: () => number, faultNow: () => boolean): Promise<{ sent: Sent; retried: string[] }> {
   const giveUpAt = Date.now() + GIVE_UP_MS;
   let sawFault = faultNow();
+  const retried: string[] = [];
   for (let attempt = 0; ; attempt++) {
     const reply: Reply = await ingest(api, endUserId, 'text', content, index, null, idempotencyKey);
     sawFault ||= faultNow();
     // What the API asks a client to send again: no answer, a 5xx, a 429, and a 409 for a key still in progress.
     const again = reply.status === null || reply.status >= 500 || reply.status === 429 || reply.code === 'IDEMPOTENCY.IN_PROGRESS';
-    if (!again || Date.now() > giveUpAt) return { sent: sentFrom(index, 'text', content, reply, sawFault), retries: attempt };
+    if (!again || Date.now() > giveUpAt) return { sent: sentFrom(index, 'text', content, reply, sawFault), retried };
+    retried.push(`${reply.status ?? NO_ANSWER}${reply.code ? ` ${reply.code}` : ''}`);
     await sleep(Math.max(100, backoffDelay(attempt, { initialDelayMs: 200, maxDelayMs: 5_000, factor: 2 }, random)));
   }
+}
+
+/** The retried answers counted by kind, for a report's note: "12 retries (503 SERVICE.OVERLOADED×10, no answer×2)". */
+export function retryNote(retried: readonly string[]): string[] {
+  if (retried.length === 0) return [];
+  const counts = new Map<string, number>();
+  for (const answer of retried) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+  const kinds = [...counts].sort((a, b) => b[1] - a[1]).map(([answer, n]) => `${answer}×${n}`);
+  return [`${retried.length} retries (${kinds.join(', ')})`];
 }
 
 export function sentFrom(index: number, kind: MemoryKind, content: string, reply: Reply, duringFault: boolean): Sent {
