@@ -17,7 +17,7 @@ describe('drill arguments', () => {
   });
 
   it('reads a join drill with its defaults', () => {
-    expect(parse('--join enricher')).to.deep.equal({ mode: 'join', target: 'enricher', memories: 600, rate: 10, holdS: 30, json: null });
+    expect(parse('--join enricher')).to.deep.equal({ mode: 'join', target: 'enricher', memories: 1200, rate: 10, holdS: 20, json: null });
     expect(parse('--join search --memories 300 --rate 5 --seconds 10')).to.deep.include({ target: 'search', memories: 300, rate: 5, holdS: 10 });
   });
 

@@ -12,13 +12,13 @@ a second enricher or search app beside the running one while memories arrive, an
 
   --engine <name>   the engine to stop (several comma-separated, or all: each in turn)
   --seconds <n>     how long the engine stays down (default 20); with --join, how long the second process stays
-                    once it is ready (default 30)
+                    once it is ready (default 20)
   --rate <n>        memories per second (default 10); a join drill measures the pipeline's own rate only when this
                     is above it (its backlog then grows)
   --kill <name>     the process to kill -9 (random: drawn per trial from the seed)
   --trials <n>      crash trials (default 20)
   --join <name>     the process to add mid-stream: enricher or search
-  --memories <n>    memories over all crash trials (default 500), or of the join drill (default 600)
+  --memories <n>    memories over all crash trials (default 500), or of the join drill (default 1200)
   --seed <n>        the seed of the crash trials' targets and moments (default: a new one, printed)
   --json <file>     also write the results as JSON
   --help            this text`;
@@ -56,7 +56,7 @@ export function parseDrillArgs(argv: readonly string[], newSeed: () => number): 
   if (join !== undefined) {
     for (const flag of ['--trials', '--seed']) if (values.has(flag)) throw new UsageError(`${flag} goes with --kill`);
     if (!(JOIN_TARGETS as readonly string[]).includes(join)) throw new UsageError(`--join takes ${JOIN_TARGETS.join(' or ')}, not "${join}"`);
-    return { mode: 'join', target: join as JoinTarget, memories: whole('--memories', 600, 1), rate, holdS: whole('--seconds', 30, 1), json };
+    return { mode: 'join', target: join as JoinTarget, memories: whole('--memories', 1200, 1), rate, holdS: whole('--seconds', 20, 1), json };
   }
   if (engine !== undefined) {
     for (const flag of ['--trials', '--memories', '--seed']) if (values.has(flag)) throw new UsageError(`${flag} goes with --kill`);

@@ -101,7 +101,7 @@ describe('drill', () => {
     const at = (acceptedAt: number, updatedAt: number, status = 'Completed'): JobView => ({ status, memoryIds: [], acceptedAt, updatedAt });
     const search = (atMs: number, ms: number, status: number | null = 200) => ({ at: atMs, status, code: null, ms });
 
-    it('joinWindows counts completions, the backlog and search latency before the join, while joined and after the leave', () => {
+    it('joinWindows counts completions, the backlog and search latency before the join, while joined, after the leave and in the drain', () => {
       const jobs = new Map<string, JobView | null>([
         ['a', at(0, 500)],
         ['b', at(100, 1_500)],
@@ -111,15 +111,18 @@ describe('drill', () => {
         ['f', null],
       ]);
       const searches = [search(100, 10), search(1_200, 40), search(1_300, 60), search(1_400, 5_000, null), search(2_900, 20)];
-      const windows = joinWindows(jobs, searches, { start: 0, joined: 1_000, left: 2_000, end: 3_000 });
+      const windows = joinWindows(jobs, searches, { start: 0, joined: 1_000, left: 2_000, sendingEnded: 2_550, end: 3_000 });
       expect(windows.map((w) => [w.name, w.seconds, w.completed, w.backlogAtEnd, w.searches])).to.deep.equal([
         ['before', 1, 1, 3, 1],
         ['joined', 1, 1, 2, 3],
-        ['after', 1, 3, 0, 1],
+        ['after', 0.55, 1, 2, 0],
+        ['drain', 0.45, 2, 0, 1],
       ]);
       expect(windows[1]!.completedPerS).to.equal(1);
       expect([windows[1]!.searchP50Ms, windows[1]!.searchP95Ms], 'answered searches only').to.deep.equal([40, 60]);
-      expect(formatWindow(windows[2]!)).to.equal('after  1.0 s: 3 completed (3.0/s), backlog at end 0; 1 searches, p50 / p95 20 / 20 ms');
+      expect(formatWindow(windows[3]!)).to.equal('drain  0.5 s: 2 completed (4.4/s), backlog at end 0; 1 searches, p50 / p95 20 / 20 ms');
+      const early = joinWindows(jobs, searches, { start: 0, joined: 1_000, left: 2_000, sendingEnded: 1_500, end: 3_000 });
+      expect(early.map((w) => [w.name, w.seconds]), 'sending ended before the leave: no after window').to.deep.equal([['before', 1], ['joined', 1], ['after', 0], ['drain', 1]]);
     });
 
     it('judgeJoin asks what a crash drill asks, that the second process took part, and that every search was answered', () => {

@@ -40,9 +40,12 @@ export interface JoinOptions {
   searchRate?: number;
 }
 
-/** The figures of one part of a join drill: before the join, while both processes ran, after the leave. */
+/**
+ * The figures of one part of a join drill: before the join, while both processes ran, after the leave while
+ * memories still arrived, and the drain once the sending ended.
+ */
 export interface JoinWindow {
-  name: 'before' | 'joined' | 'after';
+  name: 'before' | 'joined' | 'after' | 'drain';
   seconds: number;
   /** Jobs that completed in the window, and per second. */
   completed: number;
@@ -60,24 +63,27 @@ export interface JoinResult extends PhaseResult {
   served: number;
 }
 
-/** The moments that cut a join drill into windows (epoch ms): first send, extra ready, extra gone, last completion. */
+/** The moments that cut a join drill into windows (epoch ms): first send, extra ready, extra gone, last send, last completion. */
 export interface JoinMarks {
   start: number;
   joined: number;
   left: number;
+  sendingEnded: number;
   end: number;
 }
 
 /** Completions, backlog and search latency in each window, from the job records' times and the searches' send times. */
 export function joinWindows(jobs: ReadonlyMap<string, JobView | null>, searches: readonly OutageSearch[], marks: JoinMarks): JoinWindow[] {
   const views = [...jobs.values()].filter((job): job is JobView => job !== null);
+  const drainFrom = Math.max(marks.left, marks.sendingEnded);
   const bounds: Array<[JoinWindow['name'], number, number]> = [
     ['before', marks.start, marks.joined],
     ['joined', marks.joined, marks.left],
-    ['after', marks.left, Math.max(marks.left, marks.end)],
+    ['after', marks.left, drainFrom],
+    ['drain', drainFrom, Math.max(drainFrom, marks.end)],
   ];
   return bounds.map(([name, from, to]) => {
-    const inWindow = (at: number) => at >= from && (at < to || (name === 'after' && at === to));
+    const inWindow = (at: number) => at >= from && (at < to || (name === 'drain' && at === to));
     const completed = views.filter((job) => job.status === 'Completed' && inWindow(job.updatedAt)).length;
     const accepted = views.filter((job) => job.acceptedAt <= to).length;
     const done = views.filter((job) => job.status === 'Completed' && job.updatedAt <= to).length;
@@ -121,7 +127,8 @@ const SERVE_WAIT_MS = 60_000;
  * One join: memories at the rate over several end users (as a careful client sends them) and a search stream
  * through the edge; a quarter into the sending, one more enricher or search app starts; once it is ready it stays
  * `holdS` (and until it has done something, within a minute more), then stops; then every job is awaited and the
- * store counted. The figures per window show what the second process changed.
+ * store counted. The figures per window show what the second process changed: the windows while memories arrive
+ * compare like with like (the end of the sending frees the edge's share of the machine, which the drain then has).
  */
 export async function runJoin(options: JoinOptions): Promise<JoinResult> {
   const { api, print, target } = options;
@@ -158,15 +165,16 @@ export async function runJoin(options: JoinOptions): Promise<JoinResult> {
   print(`  second ${target} stopped after ${((left - leaving) / 1000).toFixed(1)} s, having ${target === 'enricher' ? 'processed' : 'answered'} ${served}`);
 
   await sender.done;
+  const sendingEnded = Date.now();
+  if (sendingEnded < left) print(`  the sending ended ${((left - sendingEnded) / 1000).toFixed(1)} s before the leave: no window after it with traffic (send more --memories)`);
   await prober.stop();
   const accepted = sent.filter((request) => request.status === 202 && request.jobId).map((request) => request.jobId!);
   print(`  ${sent.length} sent, ${accepted.length} accepted; waiting for every accepted job`);
-  const sendingEnded = Date.now();
   // A backlog is the point here (it shows the pipeline's own rate), so the wait allows a pipeline of 1 memory/s.
   const { jobs, drainedAt } = await awaitJobs(api, accepted, sendingEnded + Math.max(300, accepted.length) * 1000);
   const counts = await countWhenSettled(api, users, sent, jobs);
   const lastCompletion = Math.max(left, ...[...jobs.values()].map((job) => (job?.status === 'Completed' ? job.updatedAt : 0)));
-  const windows = joinWindows(jobs, searches, { start, joined, left, end: lastCompletion });
+  const windows = joinWindows(jobs, searches, { start, joined, left, sendingEnded, end: lastCompletion });
   const unaccepted = sent.filter((request) => request.status !== 202).length;
   return {
     name: `join ${target}`,
