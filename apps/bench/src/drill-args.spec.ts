@@ -17,8 +17,8 @@ describe('drill arguments', () => {
   });
 
   it('reads a join drill with its defaults', () => {
-    expect(parse('--join enricher')).to.deep.equal({ mode: 'join', target: 'enricher', memories: 1200, rate: 10, holdS: 20, json: null });
-    expect(parse('--join search --memories 300 --rate 5 --seconds 10')).to.deep.include({ target: 'search', memories: 300, rate: 5, holdS: 10 });
+    expect(parse('--join enricher')).to.deep.equal({ mode: 'join', target: 'enricher', memories: 1200, rate: 10, holdS: 20, searchRate: 2, json: null });
+    expect(parse('--join search --memories 300 --rate 5 --seconds 10 --searches 20')).to.deep.include({ target: 'search', memories: 300, rate: 5, holdS: 10, searchRate: 20 });
   });
 
   it('refuses what cannot run, saying why', () => {
@@ -36,6 +36,7 @@ describe('drill arguments', () => {
     expect(refusal('--join search --kill edge')).to.equal('give one of --engine, --kill and --join');
     expect(refusal('--join dual-writer')).to.equal('--join takes enricher or search, not "dual-writer"');
     expect(refusal('--join search --seed 3')).to.equal('--seed goes with --kill');
+    expect(refusal('--kill edge --searches 3')).to.equal('--searches goes with --join');
     expect(refusal('--engine arangodb')).to.match(/^--engine takes kafka, registry, elasticsearch, minio/);
     expect(refusal('--kill forgetter')).to.match(/^--kill takes edge, enricher, temporal, dual-writer, calibrator, job-tracker, search or random/);
     expect(refusal('--engine kafka --trials 3')).to.equal('--trials goes with --kill');

@@ -18,6 +18,7 @@ a second enricher or search app beside the running one while memories arrive, an
   --kill <name>     the process to kill -9 (random: drawn per trial from the seed)
   --trials <n>      crash trials (default 20)
   --join <name>     the process to add mid-stream: enricher or search
+  --searches <n>    with --join, searches per second through the edge for the whole drill (default 2)
   --memories <n>    memories over all crash trials (default 500), or of the join drill (default 1200)
   --seed <n>        the seed of the crash trials' targets and moments (default: a new one, printed)
   --json <file>     also write the results as JSON
@@ -26,7 +27,7 @@ a second enricher or search app beside the running one while memories arrive, an
 export type DrillArgs =
   | { mode: 'outage'; engines: DrillEngine[]; seconds: number; rate: number; json: string | null }
   | { mode: 'kill'; target: KillTarget | 'random'; trials: number; memories: number; rate: number; seed: number; json: string | null }
-  | { mode: 'join'; target: JoinTarget; memories: number; rate: number; holdS: number; json: string | null };
+  | { mode: 'join'; target: JoinTarget; memories: number; rate: number; holdS: number; searchRate: number; json: string | null };
 
 /** drill's command line; null for --help. */
 export function parseDrillArgs(argv: readonly string[], newSeed: () => number): DrillArgs | null {
@@ -34,7 +35,7 @@ export function parseDrillArgs(argv: readonly string[], newSeed: () => number): 
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     if (flag === '--help' || flag === '-h') return null;
-    if (!['--engine', '--seconds', '--rate', '--kill', '--join', '--trials', '--memories', '--seed', '--json'].includes(flag)) throw new UsageError(`unknown option ${flag}`);
+    if (!['--engine', '--seconds', '--rate', '--kill', '--join', '--searches', '--trials', '--memories', '--seed', '--json'].includes(flag)) throw new UsageError(`unknown option ${flag}`);
     const value = argv[++i];
     if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
     if (values.has(flag)) throw new UsageError(`${flag} is given twice`);
@@ -56,8 +57,9 @@ export function parseDrillArgs(argv: readonly string[], newSeed: () => number): 
   if (join !== undefined) {
     for (const flag of ['--trials', '--seed']) if (values.has(flag)) throw new UsageError(`${flag} goes with --kill`);
     if (!(JOIN_TARGETS as readonly string[]).includes(join)) throw new UsageError(`--join takes ${JOIN_TARGETS.join(' or ')}, not "${join}"`);
-    return { mode: 'join', target: join as JoinTarget, memories: whole('--memories', 1200, 1), rate, holdS: whole('--seconds', 20, 1), json };
+    return { mode: 'join', target: join as JoinTarget, memories: whole('--memories', 1200, 1), rate, holdS: whole('--seconds', 20, 1), searchRate: whole('--searches', 2, 1), json };
   }
+  if (values.has('--searches')) throw new UsageError('--searches goes with --join');
   if (engine !== undefined) {
     for (const flag of ['--trials', '--memories', '--seed']) if (values.has(flag)) throw new UsageError(`${flag} goes with --kill`);
     const engines = engine === 'all' ? [...DRILL_ENGINES] : engine.split(',').map((name) => name.trim());

@@ -197,10 +197,10 @@ async function main(): Promise<number> {
         results.push(await runOutage({ api, engine, seconds: options.seconds, rate: options.rate, runId, control: engineScripts, files, print }));
       }
     } else if (options.mode === 'join') {
-      print(`join drill: a second ${options.target} joins mid-stream and leaves after ${options.holdS} s; ${options.memories} memories at ${options.rate}/s`);
+      print(`join drill: a second ${options.target} joins mid-stream and leaves after ${options.holdS} s; ${options.memories} memories at ${options.rate}/s, ${options.searchRate} searches/s`);
       const control = joinControl(deployment.service, secondSearchPort);
       try {
-        results.push(await runJoin({ api, target: options.target, memories: options.memories, rate: options.rate, holdS: options.holdS, runId, control, print }));
+        results.push(await runJoin({ api, target: options.target, memories: options.memories, rate: options.rate, holdS: options.holdS, searchRate: options.searchRate, runId, control, print }));
       } finally {
         await control.leave(options.target);
       }
