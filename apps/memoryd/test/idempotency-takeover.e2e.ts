@@ -6,6 +6,7 @@ import { openFsBlobStore } from '@memory/blobs-fs';
 import { blobKeyOf } from '@memory/contracts';
 import { requestFingerprint } from '@memory/http-api';
 import { createEmbeddedIdempotencyStore } from '@memory/jobs-embedded';
+import { sampleSum } from '@memory/metrics';
 import { MANUAL_PAGES, uploadDocument, writePdf } from '@memory/testing';
 import { caller, KEYS, memorydProcess, waitForJob } from './harness.js';
 
@@ -42,6 +43,8 @@ describe('Idempotency-Key after the edge died mid-request (embedded default)', (
     const retry = await api.post('/v1/memory', body, { 'idempotency-key': 'retry-after-crash' });
     expect(retry.status, JSON.stringify(retry.body)).to.equal(202);
     expect(retry.body.jobId).to.equal(deadJobId);
+    const metrics = await (await fetch(`${memoryd.url}/metrics`)).text();
+    expect(sampleSum([metrics], 'memory_idempotency_takeovers_total'), 'the takeover is counted').to.equal(1);
     expect((await waitForJob(api, deadJobId)).status).to.equal('Completed');
     const listed = await api.get('/v1/memories');
     expect(listed.body.data.map((memory: { id: string }) => memory.id)).to.deep.equal([`mem_${deadJobId}_0`]);

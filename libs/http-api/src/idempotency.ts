@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RequestError, type Logger } from '@memory/platform';
+import { idempotencyTakeovers } from '@memory/metrics';
 import type { IdempotencyStore, Scope, StoredResponse } from '@memory/ports';
 
 /** The request header, and the response header that marks an answer given again. */
@@ -138,7 +139,10 @@ export function createIdempotency(options: IdempotencyOptions) {
       }
       let response: StoredResponse;
       try {
-        if (result.earlierJobId) logger.warn('an idempotency claim whose holder never answered was taken over: accepting its job again', { jobId: result.earlierJobId });
+        if (result.earlierJobId) {
+          idempotencyTakeovers.inc();
+          logger.warn('an idempotency claim whose holder never answered was taken over: accepting its job again', { jobId: result.earlierJobId });
+        }
         response = await request.accept(result.earlierJobId ?? jobId);
       } catch (error) {
         await store.release(scope, key, result.claim).catch((releaseError: unknown) =>
