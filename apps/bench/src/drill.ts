@@ -20,7 +20,8 @@ import {
   type PhaseResult,
   type ProcessControl,
 } from '@memory/drill';
-import { drawNumbered, sampleSum, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
+import { sampleSum } from '@memory/metrics';
+import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
 import { DRILL_USAGE, parseDrillArgs } from './drill-args.js';

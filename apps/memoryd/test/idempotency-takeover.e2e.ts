@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { openFsBlobStore } from '@memory/blobs-fs';
+import { blobKeyOf } from '@memory/contracts';
 import { requestFingerprint } from '@memory/http-api';
 import { createEmbeddedIdempotencyStore } from '@memory/jobs-embedded';
+import { sampleSum } from '@memory/metrics';
+import { MANUAL_PAGES, uploadDocument, writePdf } from '@memory/testing';
 import { caller, KEYS, memorydProcess, waitForJob } from './harness.js';
 
 /**
@@ -13,6 +19,16 @@ import { caller, KEYS, memorydProcess, waitForJob } from './harness.js';
 describe('Idempotency-Key after the edge died mid-request (embedded default)', () => {
   const memoryd = memorydProcess();
   before(() => memoryd.start());
+  /** Claims a key as the dead edge did: in the service's own store, with a lease that ended a minute ago. */
+  const claimAsTheDeadEdge = async (endUserId: string, key: string, fingerprint: string, jobId: string) => {
+    const store = createEmbeddedIdempotencyStore({ dir: join(memoryd.dataDir, 'idempotency') });
+    try {
+      const claim = await store.claim({ tenantId: 'acme', endUserId }, key, { fingerprint, now: Date.now() - 120_000, leaseMs: 60_000, ttlMs: 24 * 3_600_000, jobId });
+      expect(claim.state).to.equal('claimed');
+    } finally {
+      await store.close();
+    }
+  };
   after(async () => {
     await memoryd.stop();
     memoryd.cleanup();
@@ -21,24 +37,14 @@ describe('Idempotency-Key after the edge died mid-request (embedded default)', (
   it('accepts the retry under the job the dead holder named, so the memory is written once', async () => {
     const body = { source: { type: 'text', content: 'The heron returned to the north pond at dusk.' } };
     const deadJobId = `job_${Date.now() - 120_000}_ada`;
-    const store = createEmbeddedIdempotencyStore({ dir: join(memoryd.dataDir, 'idempotency') });
-    try {
-      const claim = await store.claim({ tenantId: 'acme', endUserId: 'ada' }, 'retry-after-crash', {
-        fingerprint: requestFingerprint('POST /v1/memory', { timeZone: null, body: JSON.stringify(body) }),
-        now: Date.now() - 120_000,
-        leaseMs: 60_000,
-        ttlMs: 24 * 3_600_000,
-        jobId: deadJobId,
-      });
-      expect(claim.state).to.equal('claimed');
-    } finally {
-      await store.close();
-    }
+    await claimAsTheDeadEdge('ada', 'retry-after-crash', requestFingerprint('POST /v1/memory', { timeZone: null, body: JSON.stringify(body) }), deadJobId);
 
     const api = caller(memoryd, KEYS.acme, 'ada');
     const retry = await api.post('/v1/memory', body, { 'idempotency-key': 'retry-after-crash' });
     expect(retry.status, JSON.stringify(retry.body)).to.equal(202);
     expect(retry.body.jobId).to.equal(deadJobId);
+    const metrics = await (await fetch(`${memoryd.url}/metrics`)).text();
+    expect(sampleSum([metrics], 'memory_idempotency_takeovers_total'), 'the takeover is counted').to.equal(1);
     expect((await waitForJob(api, deadJobId)).status).to.equal('Completed');
     const listed = await api.get('/v1/memories');
     expect(listed.body.data.map((memory: { id: string }) => memory.id)).to.deep.equal([`mem_${deadJobId}_0`]);
@@ -47,5 +53,33 @@ describe('Idempotency-Key after the edge died mid-request (embedded default)', (
     const again = await api.post('/v1/memory', body, { 'idempotency-key': 'retry-after-crash' });
     expect(again.headers.get('idempotent-replayed')).to.equal('true');
     expect(again.body.jobId).to.equal(deadJobId);
+  });
+
+  it('accepts a retried PDF under the dead holder\'s job and file, and keeps one copy of the file', async () => {
+    const pdf = await writePdf(MANUAL_PAGES.slice(0, 1));
+    const deadJobId = `doc_job_${Date.now() - 120_000}_bo`;
+    // The dead edge had stored the file under its job (the claim comes after, once the file's hash is known).
+    const blobsDir = join(memoryd.dataDir, 'blobs');
+    const blobs = await openFsBlobStore({ dir: blobsDir });
+    const earlierKey = blobKeyOf('acme', 'bo', deadJobId, 'manual.pdf');
+    try {
+      await blobs.put(earlierKey, pdf, 'application/pdf');
+    } finally {
+      await blobs.close();
+    }
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    await claimAsTheDeadEdge('bo', 'pdf-after-crash', requestFingerprint('POST /v1/ingest/document/upload', { timeZone: null, fileName: 'manual.pdf', sha256, metadata: JSON.stringify(null) }), deadJobId);
+
+    const retry = await uploadDocument(memoryd, 'bo', pdf, 'manual.pdf', 'application/pdf', KEYS.acme, { 'idempotency-key': 'pdf-after-crash' });
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(202);
+    expect(retry.body).to.deep.include({ jobId: deadJobId, storagePath: earlierKey });
+    const api = caller(memoryd, KEYS.acme, 'bo');
+    expect((await waitForJob(api, deadJobId)).status).to.equal('Completed');
+    const ids = (await api.get('/v1/memories')).body.data.map((memory: { id: string }) => memory.id);
+    expect(ids.length).to.be.greaterThan(0);
+    for (const id of ids) expect(id.startsWith(`mem_${deadJobId}_`), id).to.equal(true);
+    // The retry's own copy of the bytes is gone: the tenant's blobs are the one file of the one job.
+    const files = readdirSync(join(blobsDir, 'blobs', 'acme'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(files.length).to.equal(1);
   });
 });

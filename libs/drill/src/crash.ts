@@ -1,5 +1,6 @@
 import { seededRandom } from '@memory/platform';
-import { sleep, type DrillApi } from './client.js';
+import { sampleSum } from '@memory/metrics';
+import { call, sleep, type DrillApi } from './client.js';
 import { countOutcome, type Counts, type Sent } from './outcome.js';
 import { countWhenSettled, failedJobs, type PhaseResult } from './outage.js';
 import { ingestCarefully, memoryText, retryNote, sendAtRate } from './traffic.js';
@@ -71,6 +72,7 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
       },
       plan.memories,
     );
+    const takeoversBefore = await takeovers(api);
     await sleep(plan.killAtS * 1000);
     down = true;
     const { pid } = await options.processes.kill(plan.target);
@@ -84,13 +86,25 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
     const { jobs, drainedAt } = await awaitJobs(api, accepted, restartedAt + 180_000);
     const counts: Counts = accepted.length > 0 ? await countWhenSettled(api, endUserId, sent, jobs) : countOutcome(sent, jobs, []);
     const unaccepted = sent.filter((request) => request.status !== 202).length;
+    // A killed edge's counter starts again from 0 in the process that replaces it.
+    const takenOver = (await takeovers(api)) - (plan.target === 'edge' ? 0 : takeoversBefore);
     results.push({
       name: `${plan.trial}: ${plan.target} @${plan.killAtS.toFixed(1)}s`,
       counts,
       drainS: drainedAt === null ? null : Math.max(0, (drainedAt - restartedAt) / 1000),
       criteria: judgeCrash(counts, plan.memories, unaccepted),
-      notes: [...retryNote(retried), ...failedJobs(jobs)],
+      notes: [...retryNote(retried), ...(takenOver ? [`${takenOver} Idempotency-Key claims taken over from the killed process`] : []), ...failedJobs(jobs)],
     });
   }
   return results;
+}
+
+/**
+ * Idempotency-Key claims the service's front process took over from a process that died before answering, from
+ * its /metrics: a kill that landed between an accept and its answer shows here, so "0 duplicated" is known to have
+ * been tried on that window.
+ */
+async function takeovers(api: DrillApi): Promise<number> {
+  const reply = await call(api, 'GET', '/metrics', { timeoutMs: 10_000 });
+  return typeof reply.body === 'string' ? sampleSum([reply.body], 'memory_idempotency_takeovers_total') : 0;
 }

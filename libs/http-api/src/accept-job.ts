@@ -1,6 +1,6 @@
 import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
 import type { EventLog, JobStore } from '@memory/ports';
-import { currentRequestId, errorCode, RequestError, timeStep, type Logger } from '@memory/platform';
+import { clientGone, currentRequestId, errorCode, RequestError, timeStep, withTimeout, type Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 
 export interface AcceptJobDeps {
@@ -13,6 +13,9 @@ export interface AcceptJobDeps {
 }
 
 type JobEvent = 'ingestRequested' | 'forgetRequested';
+
+/** How long the answer waits for the Accepted job record, which the job tracker writes from the log anyway. */
+export const JOB_RECORD_WAIT_MS = 2_000;
 
 /**
  * How every job is accepted: its event appended durably, and only then acknowledged. The job record is written
@@ -28,10 +31,17 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
     throw error;
   });
   const requestId = currentRequestId();
+  // A client that gave up waiting (an engine answering slowly as it starts can hold the steps before this one for
+  // long) believes its memory refused and sends it again: appending it now would store what nobody was told of.
+  // A late erasure is still wanted, so forgetting is appended whenever it gets here.
+  if (name === 'ingestRequested' && clientGone()) {
+    throw new RequestError(400, 'REQUEST.ABORTED', 'the client closed the connection before the memory was accepted; nothing was accepted');
+  }
   await timeStep('produce', () => deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event, requestId) }]));
   deps.inFlight?.accepted(event.tenantId, event.jobId);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
-  await timeStep('job-record', () => deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId))).catch((error: unknown) => {
+  const record = deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId));
+  await timeStep('job-record', () => withTimeout(record, JOB_RECORD_WAIT_MS, 'the Accepted job record')).catch((error: unknown) => {
     // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
     deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RequestError, type Logger } from '@memory/platform';
+import { RequestError, withTimeout, type Logger } from '@memory/platform';
+import { idempotencyTakeovers } from '@memory/metrics';
 import type { IdempotencyStore, Scope, StoredResponse } from '@memory/ports';
 
 /** The request header, and the response header that marks an answer given again. */
@@ -82,6 +83,12 @@ export interface IdempotencyOptions {
 export const IN_PROGRESS_RETRY_AFTER_S = 1;
 
 /**
+ * How long an accepted request's answer waits for the store to keep it. The job is accepted either way; a retry that
+ * finds no kept answer sees 409 until the claim's lease ends, then takes it over and accepts the same job.
+ */
+const ANSWER_KEEP_WAIT_MS = 2_000;
+
+/**
  * Idempotency-Key for every route that creates a job: `run` claims the key in the shared store (one atomic
  * operation), runs `accept`, and stores its answer (one more); a retry with the same key and the same request gets
  * that answer again, a different request with the key is refused (422), and one that arrives while the first is
@@ -138,7 +145,10 @@ export function createIdempotency(options: IdempotencyOptions) {
       }
       let response: StoredResponse;
       try {
-        if (result.earlierJobId) logger.warn('an idempotency claim whose holder never answered was taken over: accepting its job again', { jobId: result.earlierJobId });
+        if (result.earlierJobId) {
+          idempotencyTakeovers.inc();
+          logger.warn('an idempotency claim whose holder never answered was taken over: accepting its job again', { jobId: result.earlierJobId });
+        }
         response = await request.accept(result.earlierJobId ?? jobId);
       } catch (error) {
         await store.release(scope, key, result.claim).catch((releaseError: unknown) =>
@@ -149,7 +159,7 @@ export function createIdempotency(options: IdempotencyOptions) {
       }
       // The job is accepted whatever happens now: a failure to keep the answer is logged, not sent to the client.
       try {
-        const kept = await store.complete(scope, key, result.claim, response, { now: now(), ttlMs });
+        const kept = await withTimeout(store.complete(scope, key, result.claim, response, { now: now(), ttlMs }), ANSWER_KEEP_WAIT_MS, 'keeping the answer');
         if (!kept) logger.warn('an idempotency claim was taken over before its answer was stored (its lease ran out)', { leaseMs });
       } catch (error) {
         logger.warn('could not store the answer of an idempotent request', { error: String(error) });

@@ -31,7 +31,7 @@ export function createIngestion(deps: IngestionDeps) {
    * attempt's of the same request: see IdempotentRequest.newJobId), with its acceptedAt read back from the id, or else
    * a new one.
    */
-  const jobOf = (kind: 'text' | 'image', endUserId: string, given: string | undefined) => {
+  const jobOf = (kind: 'text' | 'image' | 'document', endUserId: string, given: string | undefined) => {
     const acceptedAt = given === undefined ? null : acceptedAtOf(given);
     return given !== undefined && acceptedAt !== null ? { jobId: given, acceptedAt } : nextJobId(kind, endUserId);
   };
@@ -83,14 +83,25 @@ export function createIngestion(deps: IngestionDeps) {
       }
       return { tenantId, endUserId, jobId, acceptedAt, fileName: upload.fileName, blob, sha256: hashed?.digest() ?? null, metadata };
     },
-    /** Publishes the event of a stored PDF: the job is accepted. */
-    async publishDocument(document: StoredDocument, timeZone: string | null) {
-      const { tenantId, endUserId, jobId, acceptedAt, blob } = document;
+    /**
+     * Publishes the event of a stored PDF: the job is accepted. `givenJobId` names an earlier attempt's job of the same
+     * upload (an Idempotency-Key taken over from an edge that died mid-request): that attempt stored the same bytes
+     * under its own job and may have published them, so the job is published again with that file, and this attempt's
+     * copy is removed once it is; if the earlier file is gone, this copy serves the earlier job.
+     */
+    async publishDocument(document: StoredDocument, timeZone: string | null, givenJobId?: string) {
+      const { tenantId, endUserId } = document;
+      const { jobId, acceptedAt } = givenJobId === undefined ? document : jobOf('document', endUserId, givenJobId);
+      const earlierBlob = jobId === document.jobId ? null : await blobStore().head(blobKeyOf(tenantId, endUserId, jobId, sanitiseFileName(document.fileName)));
+      const blob = earlierBlob ?? document.blob;
       const ack = await accept({
         jobId, tenantId, endUserId, kind: 'document', acceptedAt,
         content: null, sourceTimestamp: null, timeZone, userContext: null,
         blob: { key: blob.key, contentType: blob.contentType, size: blob.size, fileName: document.fileName }, metadata: document.metadata,
       });
+      if (earlierBlob) {
+        await blobStore().delete(document.blob.key).catch((error: unknown) => deps.logger.warn('could not delete the second copy of a retried upload', { key: document.blob.key, error: String(error) }));
+      }
       return { ...ack, storagePath: blob.key };
     },
     /** Removes a stored PDF that will not be published (its request was a replay, or was refused). */

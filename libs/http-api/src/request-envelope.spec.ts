@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { routeTemplate } from './request-envelope.js';
+import { clientGone } from '@memory/platform';
+import { requestEnvelope, routeTemplate } from './request-envelope.js';
 
 describe('routeTemplate (the route label of the HTTP metrics)', () => {
   it('names a request by its documented route, never by its raw path', () => {
@@ -20,3 +23,43 @@ describe('routeTemplate (the route label of the HTTP metrics)', () => {
     }
   });
 });
+
+describe('requestEnvelope', () => {
+  it('tells the code serving a request that its client closed the connection before the answer', async () => {
+    let release!: () => void;
+    let closed = false;
+    const seen: boolean[] = [];
+    const server = createServer(
+      requestEnvelope(async (_req, res) => {
+        seen.push(clientGone());
+        res.once('close', () => (closed = true));
+        // Still serving the request after an await, as a route waiting on a store is.
+        await new Promise<void>((resolve) => (release = resolve));
+        seen.push(clientGone());
+        res.end();
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const leaving = new AbortController();
+      const request = fetch(`http://127.0.0.1:${port}/v1/memory`, { method: 'POST', signal: leaving.signal }).catch(() => 'left');
+      await waitUntil(() => seen.length === 1);
+      leaving.abort();
+      expect(await request).to.equal('left');
+      await waitUntil(() => closed);
+      release();
+      await waitUntil(() => seen.length === 2);
+      expect(seen).to.deep.equal([false, true]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let tries = 0; !done(); tries++) {
+    if (tries > 200) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

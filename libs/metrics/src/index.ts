@@ -1,1 +1,2 @@
 export * from './metrics.js';
+export { sampleSum } from './exposition.js';

@@ -49,6 +49,12 @@ export const deadLetters = new Counter({
   registers: [registry],
 });
 
+export const idempotencyTakeovers = new Counter({
+  name: 'memory_idempotency_takeovers_total',
+  help: 'Idempotency-Key claims taken over from a process that died before answering; each accepts that process\'s job again.',
+  registers: [registry],
+});
+
 export const embeddingBatchSize = new Histogram({
   name: 'memory_embedding_batch_size',
   help: 'Texts per call of the embedding model.',

@@ -20,17 +20,23 @@ export function requestIdOf(sent: string | string[] | undefined): string {
   return isRequestId(sent) ? sent : randomUUID();
 }
 
-const context = new AsyncLocalStorage<{ requestId: string }>();
+const context = new AsyncLocalStorage<{ requestId: string; clientGone: AbortSignal | undefined }>();
 
 /**
  * Runs `work` as part of one request (or, with undefined, of none): the logger and the code that publishes a job
  * read the id from here, so it needs no parameter through every function between the route and the log.
+ * `clientGone` aborts when the client closes its connection before the answer.
  */
-export function withRequestId<T>(requestId: string | undefined, work: () => T): T {
-  return requestId === undefined ? context.exit(work) : context.run({ requestId }, work);
+export function withRequestId<T>(requestId: string | undefined, work: () => T, clientGone?: AbortSignal): T {
+  return requestId === undefined ? context.exit(work) : context.run({ requestId, clientGone }, work);
 }
 
 /** The id of the request being served, if any. */
 export function currentRequestId(): string | undefined {
   return context.getStore()?.requestId;
+}
+
+/** Whether the client of the request being served has closed its connection without waiting for the answer. */
+export function clientGone(): boolean {
+  return context.getStore()?.clientGone?.aborted ?? false;
 }

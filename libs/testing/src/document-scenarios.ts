@@ -9,15 +9,15 @@ import { MANUAL_PAGES, writePdf, writeScannedPdf } from './test-documents.js';
 export const TEST_DOCUMENT_MAX_BYTES = 200_000;
 
 /** POST /v1/ingest/document/upload of one file, as an end user of tenant acme unless another key is given. */
-export async function uploadDocument(service: HasUrl, endUserId: string, bytes: Buffer, fileName: string, contentType = 'application/pdf', apiKey = KEYS.acme) {
+export async function uploadDocument(service: HasUrl, endUserId: string, bytes: Buffer, fileName: string, contentType = 'application/pdf', apiKey = KEYS.acme, headers: Record<string, string> = {}) {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: contentType }), fileName);
   const res = await fetch(`${service.url}/v1/ingest/document/upload`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${apiKey}`, 'x-end-user-id': endUserId },
+    headers: { authorization: `Bearer ${apiKey}`, 'x-end-user-id': endUserId, ...headers },
     body: form,
   });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
 /**

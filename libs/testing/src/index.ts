@@ -32,5 +32,5 @@ export * from './webhook-scenarios.js';
 export { describeMcpScenarios, mcpFileRoot, type McpScenarioOptions } from './mcp-scenarios.js';
 export { describeTenancyScenarios } from './tenancy-scenarios.js';
 export { describeSdkScenarios, type SdkScenarioOptions } from './sdk-scenarios.js';
-export { describeMetricsScenarios, sampleSum, type MeteredService } from './metrics-scenarios.js';
+export { describeMetricsScenarios, type MeteredService } from './metrics-scenarios.js';
 export { unusedPort } from './unused-port.js';

@@ -65,6 +65,18 @@ export function describeJobStoreContract(adapterName: string, factory: StoreFact
         return grew(after, 'Failed') >= 2 && grew(after, 'Completed') >= 1;
       }, 'the counts to include the new jobs');
       expect((await store.get(tenant, 'job-c3'))?.requestId).to.equal('req-job-c3');
+
+      await put('job-c2', 'Completed');
+      expect(await store.forget(tenant, ['job-c1'])).to.equal(1);
+      await waitFor(async () => {
+        const after = await store.countByState();
+        return grew(after, 'Failed') === 0 && grew(after, 'Completed') === 2;
+      }, 'the counts to follow a change of state and a forgotten job');
+      expect(await store.erase({ tenantId: tenant, endUserId: null }, Number.MAX_SAFE_INTEGER)).to.be.at.least(2);
+      await waitFor(async () => {
+        const after = await store.countByState();
+        return grew(after, 'Completed') === 0 && grew(after, 'Failed') === 0;
+      }, 'the counts to drop the erased jobs');
     });
 
     it('has no record for an unknown job', async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { sampleSum } from '@memory/metrics';
 import { randomBytes } from 'node:crypto';
 import { caller, waitForJob, type HasUrl } from './http-caller.js';
 import { TEST_KEYS } from './service-process.js';
@@ -14,20 +15,6 @@ export interface MeteredService extends HasUrl {
 
 /** The stages an ingested text passes through, each of which must count it and log it under its request id. */
 const TEXT_STAGES = ['temporal-resolver', 'enricher', 'dual-writer', 'centroid-calibrator', 'job-tracker'];
-
-/** The sum of a metric's samples whose labels include `labels`, over several Prometheus text expositions. */
-export function sampleSum(expositions: string[], name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const text of expositions) {
-    for (const line of text.split('\n')) {
-      const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!match || match[1] !== name) continue;
-      const found = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
-      if (Object.entries(labels).every(([key, value]) => found[key] === value)) sum += Number(match[3]);
-    }
-  }
-  return sum;
-}
 
 /**
  * GET /metrics and X-Request-Id on a real service: the counters move after an ingest and a search, the request id

@@ -59,6 +59,18 @@ describe('EmbedderThread (bge-small in a worker thread)', () => {
     vectors.forEach((vector, i) => expect(Array.from(vector)).to.deep.equal(Array.from(whole[i]!)));
   });
 
+  it('gives a short passage call a turn before the long calls under way, which then finish oldest first', async () => {
+    const long = (tag: string) => Array.from({ length: 40 }, (_, i) => `${SENTENCES[i % 4]} (${tag} ${i})`);
+    const finished: string[] = [];
+    const first = thread.embed(long('first'), 'passage').then(() => finished.push('first'));
+    const second = thread.embed(long('second'), 'passage').then(() => finished.push('second'));
+    await new Promise((resolve) => setTimeout(resolve, 30)); // both long calls have had their first turn
+    const short = thread.embed([SENTENCES[0]!], 'passage').then((vectors) => (finished.push('short'), vectors));
+    const [, , [vector]] = await Promise.all([first, second, short]);
+    expect(finished).to.deep.equal(['short', 'first', 'second']);
+    expect(Array.from(vector!)).to.deep.equal(Array.from((await inProcess.embed([SENTENCES[0]!], 'passage'))[0]!));
+  });
+
   it('keeps this thread free while the model works', async () => {
     // Counting event-loop turns, not timing: with the model on this thread, a call is one turn that blocks.
     let turns = 0;

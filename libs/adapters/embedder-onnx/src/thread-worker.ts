@@ -20,6 +20,12 @@ interface PassageWork {
  * The worker side of EmbedderThread: the in-process OnnxEmbedder, queries first. Requests pile up in the port
  * while a model call blocks this thread; each turn is picked only after the event loop has taken them in, so a
  * query waits for at most the turn that was running when it came: one query, or PASSAGES_PER_TURN passages.
+ *
+ * Passage requests that have not had a turn yet go before those under way, for one turn each; after it they queue
+ * behind the older ones. The pipeline embeds per partition, and a partition is one end user's or another's: one
+ * user's flood of memories is then one long request, and another user's single memory waits for a turn of it, not
+ * for all of it. A request under way loses at most one turn to each newcomer, and newcomers are bounded by the
+ * callers waiting on them, so it is never starved.
  */
 const port = parentPort!;
 const post = (message: ThreadMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
@@ -32,9 +38,14 @@ try {
   // Larger model batches must not be cut: a text's vector then depends on what it was sent with.
   const passagesPerTurn = Math.max(PASSAGES_PER_TURN, options.maxBatch ?? 1);
   const queries: EmbedRequest[] = [];
-  const passages: PassageWork[] = [];
+  /** Passage requests that have had no turn yet, and those under way, each oldest first. */
+  const newcomers: PassageWork[] = [];
+  const underWay: PassageWork[] = [];
 
-  /** One turn: a whole query, else the next few texts of the oldest passage request. A failure answers its request. */
+  /**
+   * One turn: a whole query, else the next few texts of the oldest newcomer, else of the oldest request under way.
+   * A failure answers its request.
+   */
   const turn = async () => {
     const query = queries.shift();
     if (query) {
@@ -45,19 +56,19 @@ try {
       }
       return;
     }
-    const work = passages[0]!;
+    const work = newcomers.shift() ?? underWay.shift()!;
     const { id, texts } = work.request;
+    const firstTurn = work.vectors.length === 0;
     try {
       work.vectors.push(...(await embedder.embed(texts.slice(work.vectors.length, work.vectors.length + passagesPerTurn), 'passage')));
     } catch (error) {
-      passages.shift();
       fail(id, error);
       return;
     }
-    if (work.vectors.length === texts.length) {
-      passages.shift();
-      answer(id, work.vectors);
-    }
+    if (work.vectors.length === texts.length) answer(id, work.vectors);
+    // After its first turn a request queues behind the older ones under way; the oldest keeps its place.
+    else if (firstTurn) underWay.push(work);
+    else underWay.unshift(work);
   };
 
   let running = false;
@@ -66,14 +77,14 @@ try {
     running = true;
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (queries.length === 0 && passages.length === 0) break;
+      if (queries.length === 0 && newcomers.length === 0 && underWay.length === 0) break;
       await turn();
     }
     running = false;
   };
   port.on('message', (request: EmbedRequest) => {
     if (request.purpose === 'query') queries.push(request);
-    else passages.push({ request, vectors: [] });
+    else newcomers.push({ request, vectors: [] });
     void runWaiting();
   });
   post({ type: 'ready', model: embedder.model });

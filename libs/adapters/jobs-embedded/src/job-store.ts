@@ -4,7 +4,10 @@ import { acceptedAtOf } from '@memory/contracts';
 import type { JobRecord, JobStore } from '@memory/ports';
 
 type JobKey = [tenantId: string, jobId: string];
+type StateCounts = Partial<Record<JobRecord['state'], number>>;
 const AFTER_ALL = new Uint8Array([0xff]);
+/** The one record of the `job-states` table: how many jobs are in each state. */
+const TALLY = 'tally';
 
 /** What a change callback threw, carried out of the write transaction untouched. */
 class ChangeFailed {
@@ -21,6 +24,10 @@ class ChangeFailed {
  * written, so a change that throws leaves the job as it was.
  *
  * overlappingSync is off, so a commit is fsynced before its promise resolves; update() also awaits `flushed`.
+ *
+ * The memory_jobs metric asks for the count of jobs per state on every scrape; counting the records then reads all
+ * of them on the main thread, which grows with every job ever accepted. A tally kept in the same write transactions
+ * as the records answers at once and cannot drift from them; a data folder made before it is counted once at open.
  */
 export class EmbeddedJobStore implements JobStore {
   private closed = false;
@@ -29,6 +36,7 @@ export class EmbeddedJobStore implements JobStore {
     private readonly dir: string,
     private readonly env: RootDatabase,
     private readonly jobs: Database<JobRecord, JobKey>,
+    private readonly states: Database<StateCounts, string>,
   ) {}
 
   static openEnv(dir: string): RootDatabase {
@@ -38,7 +46,9 @@ export class EmbeddedJobStore implements JobStore {
   static open(dir: string): EmbeddedJobStore {
     try {
       const env = EmbeddedJobStore.openEnv(dir);
-      return new EmbeddedJobStore(dir, env, env.openDB<JobRecord, JobKey>('jobs', { sharedStructuresKey: Symbol.for('structures') }));
+      const store = new EmbeddedJobStore(dir, env, env.openDB<JobRecord, JobKey>('jobs', { sharedStructuresKey: Symbol.for('structures') }), env.openDB<StateCounts, string>({ name: 'job-states' }));
+      store.tallyIfMissing();
+      return store;
     } catch (error) {
       throw lmdbError('JOBS', 'job store', 'open', error);
     }
@@ -61,9 +71,10 @@ export class EmbeddedJobStore implements JobStore {
     let outcome: JobRecord | ChangeFailed;
     try {
       outcome = await this.env.transaction(() => {
+        const current = this.jobs.get(key) ?? null;
         let next: JobRecord;
         try {
-          next = change(this.jobs.get(key) ?? null);
+          next = change(current);
         } catch (error) {
           return new ChangeFailed(error);
         }
@@ -73,6 +84,7 @@ export class EmbeddedJobStore implements JobStore {
           );
         }
         this.jobs.put(key, next);
+        if (current?.state !== next.state) this.count(current ? [current.state] : [], [next.state]);
         return next;
       });
       await this.env.flushed;
@@ -87,13 +99,15 @@ export class EmbeddedJobStore implements JobStore {
     this.checkOpen();
     for (const jobId of jobIds) checkKey(tenantId, jobId);
     return this.write(() => {
-      let removed = 0;
+      const removed: JobRecord['state'][] = [];
       for (const jobId of new Set(jobIds)) {
-        if (!this.jobs.doesExist([tenantId, jobId])) continue;
+        const job = this.jobs.get([tenantId, jobId]);
+        if (!job) continue;
         this.jobs.remove([tenantId, jobId]);
-        removed++;
+        removed.push(job.state);
       }
-      return removed;
+      this.count(removed, []);
+      return removed.length;
     });
   }
 
@@ -102,26 +116,46 @@ export class EmbeddedJobStore implements JobStore {
     checkKey(scope.tenantId, 'erase');
     // Job keys are [tenant, jobId]: an end user's jobs are found by reading the tenant's records.
     return this.write(() => {
-      let removed = 0;
+      const removed: JobRecord['state'][] = [];
       for (const { key, value } of this.jobs.getRange({ start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] })) {
         if (scope.endUserId !== null && value.endUserId !== scope.endUserId) continue;
         if ((acceptedAtOf(value.jobId) ?? value.acceptedAt) >= before) continue;
         this.jobs.remove(key as JobKey);
-        removed++;
+        removed.push(value.state);
       }
-      return removed;
+      this.count(removed, []);
+      return removed.length;
     });
   }
 
-  async countByState(): Promise<Partial<Record<JobRecord['state'], number>>> {
+  async countByState(): Promise<StateCounts> {
     this.checkOpen();
-    const counts: Partial<Record<JobRecord['state'], number>> = {};
     try {
-      for (const job of this.jobs.getRange().map(({ value }) => value)) counts[job.state] = (counts[job.state] ?? 0) + 1;
+      const tally = this.states.get(TALLY) ?? {};
+      return Object.fromEntries(Object.entries(tally).filter(([, count]) => count > 0));
     } catch (error) {
       throw lmdbError('JOBS', 'job store', 'read', error);
     }
-    return counts;
+  }
+
+  /** Moves the tally by jobs leaving some states and entering others; called inside the write transaction. */
+  private count(left: JobRecord['state'][], entered: JobRecord['state'][]): void {
+    if (left.length === 0 && entered.length === 0) return;
+    const tally = { ...(this.states.get(TALLY) ?? {}) };
+    for (const state of left) tally[state] = (tally[state] ?? 0) - 1;
+    for (const state of entered) tally[state] = (tally[state] ?? 0) + 1;
+    this.states.put(TALLY, tally);
+  }
+
+  /** A data folder from before the tally, or a fresh one: count its records once. */
+  private tallyIfMissing(): void {
+    if (this.states.get(TALLY) !== undefined) return;
+    this.env.transactionSync(() => {
+      if (this.states.get(TALLY) !== undefined) return;
+      const tally: StateCounts = {};
+      for (const { value } of this.jobs.getRange()) tally[value.state] = (tally[value.state] ?? 0) + 1;
+      this.states.put(TALLY, tally);
+    });
   }
 
   private async write(body: () => number): Promise<number> {

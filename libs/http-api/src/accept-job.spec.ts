@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import type { AvroCodec } from '@memory/contracts';
+import type { EventLog, JobRecord, JobStore, OutgoingRecord } from '@memory/ports';
+import { createLogger, errorCode, withRequestId } from '@memory/platform';
+import { acceptJob, JOB_RECORD_WAIT_MS, type AcceptJobDeps } from './accept-job.js';
+
+/** acceptJob's order and deadlines, with a log that records appends and stores that answer when told to. */
+describe('acceptJob', () => {
+  const appended: string[] = [];
+  const log = { append: async (topic: string, records: OutgoingRecord[]) => (appended.push(...records.map(() => topic)), []) } as unknown as EventLog;
+  const slowCodec = (ms: number) => ({ encode: () => new Promise((resolve) => setTimeout(() => resolve(Buffer.from('event')), ms)) }) as unknown as AvroCodec;
+  const jobs = (update: JobStore['update']) => ({ update }) as unknown as JobStore;
+  const quietJobs = jobs(async (_tenant, _job, change) => change(null));
+  const deps = (overrides: Partial<AcceptJobDeps>): AcceptJobDeps => ({ log, codec: slowCodec(0), jobs: quietJobs, logger: createLogger({}, 'silent'), ...overrides });
+  const ingest = { jobId: 'job_1700000000000_ada', tenantId: 'acme', endUserId: 'ada', kind: 'text', acceptedAt: 1_700_000_000_000 } as never;
+  const forget = { jobId: 'del_job_1700000000000_ada', tenantId: 'acme', endUserId: 'ada', acceptedAt: 1_700_000_000_000 } as never;
+
+  beforeEach(() => (appended.length = 0));
+
+  it('refuses an ingest whose client left before its append, and appends nothing', async () => {
+    const gone = new AbortController();
+    const accepting = withRequestId('req-1', () => acceptJob(deps({ codec: slowCodec(50) }), 'ingestRequested', ingest), gone.signal).catch((error: unknown) => error);
+    gone.abort(); // the client closes its connection while the event is being prepared
+    expect(errorCode(await accepting)).to.equal('REQUEST.ABORTED');
+    expect(appended).to.deep.equal([]);
+  });
+
+  it('appends an ingest whose client waits, and a forget whose client left (a late erasure is still wanted)', async () => {
+    await withRequestId('req-2', () => acceptJob(deps({ codec: slowCodec(5) }), 'ingestRequested', ingest), new AbortController().signal);
+    const gone = new AbortController();
+    gone.abort();
+    await withRequestId('req-3', () => acceptJob(deps({}), 'forgetRequested', forget), gone.signal);
+    expect(appended).to.have.length(2);
+  });
+
+  it('answers Accepted once the event is appended, without waiting more than a moment for a job store that hangs', async () => {
+    const hanging = jobs(() => new Promise<JobRecord>(() => undefined));
+    const started = performance.now();
+    const answer = await withRequestId('req-4', () => acceptJob(deps({ jobs: hanging }), 'ingestRequested', ingest));
+    expect(answer).to.deep.equal({ status: 'Accepted', jobId: 'job_1700000000000_ada' });
+    expect(appended).to.have.length(1);
+    expect(performance.now() - started).to.be.within(JOB_RECORD_WAIT_MS - 50, JOB_RECORD_WAIT_MS + 1_000);
+  });
+});
