@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { openEmbedder, readServiceConfig } from '@memory/composition';
 import { DEFAULT_ONNX_MODEL, ONNX_MODELS, modelFiles, resolveModelDir } from '@memory/embedder-onnx';
 import { percentile, sentenceGenerator } from '@memory/evaluation';
-import { createLogger } from '@memory/platform';
+import { createLogger, seededRandom } from '@memory/platform';
+import type { Embedder } from '@memory/ports';
 import { runMain } from './run-main.js';
 
 const USAGE = `npm run bench:embedders -- [--models a,b] [--passages 300] [--queries 200] [--json out.json]
 
 Embedding speed of each installed local model (libs/adapters/embedder-onnx/models.json), one model at a time,
 opened as the service opens it (its worker thread, MEMORY_EMBED_THREADS) on a scratch data folder:
-passages/s one text per call as the pipeline embeds, then query latency p50/p95 one query at a time.
+passages/s one text per call as the pipeline embeds, then query latency p50/p95 one query at a time, then the
+latency of one passage (another end user's memory) while a caller keeps calls of 11 passages queued (one user's
+flood: a partition's batch under the overload quotas), asked at random moments.
 --models defaults to every model whose files are installed.`;
 
 interface Row {
@@ -19,7 +22,12 @@ interface Row {
   passagesPerS: number;
   queryP50Ms: number;
   queryP95Ms: number;
+  besideBatchP50Ms: number;
+  besideBatchP95Ms: number;
 }
+
+/** Passages per call of the flooding caller: the in-flight bound of one key under `npm run bench`'s overload quotas. */
+const FLOOD_BATCH = 11;
 
 function parse(argv: readonly string[]) {
   const options = { models: [] as string[], passages: 300, queries: 200, json: null as string | null, help: false };
@@ -63,11 +71,34 @@ async function measure(model: string, passages: readonly string[], queries: read
       await embedder.embed([text], 'query');
       latencies.push(performance.now() - asked);
     }
-    return { model, passagesPerS, queryP50Ms: percentile(latencies, 50)!, queryP95Ms: percentile(latencies, 95)! };
+    const beside = await besideAFlood(embedder, passages, queries.length);
+    return { model, passagesPerS, queryP50Ms: percentile(latencies, 50)!, queryP95Ms: percentile(latencies, 95)!, besideBatchP50Ms: percentile(beside, 50)!, besideBatchP95Ms: percentile(beside, 95)! };
   } finally {
     await embedder.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** One-passage calls at random moments (seeded) while another caller keeps FLOOD_BATCH-passage calls queued. */
+async function besideAFlood(embedder: Embedder, passages: readonly string[], calls: number): Promise<number[]> {
+  let flooding = true;
+  const flood = (async () => {
+    for (let i = 0; flooding; i += FLOOD_BATCH) await embedder.embed(Array.from({ length: FLOOD_BATCH }, (_, k) => passages[(i + k) % passages.length]!), 'passage');
+  })();
+  const random = seededRandom(29);
+  const latencies: number[] = [];
+  try {
+    for (let i = 0; i < calls; i++) {
+      await new Promise((resolve) => setTimeout(resolve, random() * 100));
+      const asked = performance.now();
+      await embedder.embed([passages[i % passages.length]!], 'passage');
+      latencies.push(performance.now() - asked);
+    }
+  } finally {
+    flooding = false;
+    await flood;
+  }
+  return latencies;
 }
 
 async function main(): Promise<number> {
@@ -89,12 +120,12 @@ async function main(): Promise<number> {
   const queries = Array.from({ length: options.queries }, () => texts.query());
   const rows: Row[] = [];
   console.log(`${options.passages} passages one per call, then ${options.queries} queries one at a time, per model`);
-  console.log(`${'model'.padEnd(30)} passages/s   query p50 ms   query p95 ms`);
+  console.log(`${'model'.padEnd(30)} passages/s   query p50 ms   query p95 ms   beside a flood p50 / p95 ms`);
   for (const model of models) {
     const row = await measure(model, passages, queries);
     rows.push(row);
     const mark = model === DEFAULT_ONNX_MODEL ? ' (default)' : '';
-    console.log(`${(model + mark).padEnd(30)} ${row.passagesPerS.toFixed(1).padStart(10)} ${row.queryP50Ms.toFixed(1).padStart(14)} ${row.queryP95Ms.toFixed(1).padStart(14)}`);
+    console.log(`${(model + mark).padEnd(30)} ${row.passagesPerS.toFixed(1).padStart(10)} ${row.queryP50Ms.toFixed(1).padStart(14)} ${row.queryP95Ms.toFixed(1).padStart(14)}   ${row.besideBatchP50Ms.toFixed(1).padStart(10)} / ${row.besideBatchP95Ms.toFixed(1)}`);
   }
   if (options.json) writeFileSync(options.json, `${JSON.stringify(rows, null, 2)}\n`);
   return 0;
