@@ -69,6 +69,23 @@ export class BrokerAccess {
     });
   }
 
+  /**
+   * Removes `memberId` from the group, as that member's own LeaveGroup would. Resolves false when the coordinator
+   * no longer knows the member (it left or timed out already).
+   */
+  async leaveGroup(groupId: string, memberId: string): Promise<boolean> {
+    try {
+      await this.withRetries(`removing member ${memberId} from group ${groupId}`, async (cluster) => {
+        const coordinator = await cluster.findGroupCoordinator({ groupId });
+        await coordinator.leaveGroup({ groupId, memberId });
+      });
+      return true;
+    } catch (error) {
+      if (kafkaErrorType(error) === 'UNKNOWN_MEMBER_ID') return false;
+      throw error;
+    }
+  }
+
   async close(): Promise<void> {
     const cluster = this.cluster;
     this.cluster = undefined;
