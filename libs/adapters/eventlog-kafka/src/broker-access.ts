@@ -1,4 +1,4 @@
-import type { Logger } from '@memory/platform';
+import { MemoryServiceError, type Logger } from '@memory/platform';
 import type { LogRecord } from '@memory/ports';
 import { kafkaErrorType } from './error-map.js';
 import { withKafkaRetries } from './kafka-retry.js';
@@ -15,6 +15,7 @@ const FETCH_MAX_BYTES = 1024 * 1024;
  */
 export class BrokerAccess {
   private cluster?: Promise<RawCluster>;
+  private closed = false;
 
   constructor(
     private readonly createCluster: ReturnType<typeof clusterFactoryOf>,
@@ -87,6 +88,8 @@ export class BrokerAccess {
   }
 
   async close(): Promise<void> {
+    // A call still retrying (a consumer's removal of its old member id, say) must not open a new connection.
+    this.closed = true;
     const cluster = this.cluster;
     this.cluster = undefined;
     if (cluster) await cluster.then((c) => c.disconnect()).catch(() => undefined);
@@ -130,6 +133,7 @@ export class BrokerAccess {
   }
 
   private connected(): Promise<RawCluster> {
+    if (this.closed) return Promise.reject(new MemoryServiceError('EVENTLOG.CLOSED', 'the event log is closed'));
     this.cluster ??= (async () => {
       const cluster = this.createCluster({ allowAutoTopicCreation: false, metadataMaxAge: 300_000 });
       await cluster.connect();

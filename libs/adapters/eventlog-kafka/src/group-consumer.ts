@@ -122,6 +122,7 @@ export class KafkaGroupConsumer implements Consumer {
         this.logger.info(removed ? 'removed the member id this consumer held before its restart' : 'the member id held before the restart was gone already', { memberId });
         return;
       } catch (error) {
+        if (signal.aborted) return;
         const mapped = mapKafkaError(error, `removing member ${memberId}`);
         if (!mapped.retriable) {
           this.logger.warn('could not remove the member id held before the restart; the group waits for its session to time out', { memberId, code: mapped.code, error: mapped.message });
