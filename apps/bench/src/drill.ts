@@ -210,6 +210,8 @@ async function main(): Promise<number> {
       results.push(...(await runCrash({ api, target: options.target, trials: options.trials, memories: options.memories, rate: options.rate, seed: options.seed, runId, processes: processControl(deployment.service), print })));
     }
   } finally {
+    // The deployment's own log lines, for a timeline of what a drill waited on (MEMORY_DRILL_LOG=file).
+    if (process.env.MEMORY_DRILL_LOG) writeFileSync(process.env.MEMORY_DRILL_LOG, deployment.service.logs());
     await deployment.stop();
   }
   for (const line of formatReport(results)) print(line);

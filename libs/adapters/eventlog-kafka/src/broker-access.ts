@@ -1,4 +1,4 @@
-import type { Logger } from '@memory/platform';
+import { MemoryServiceError, type Logger } from '@memory/platform';
 import type { LogRecord } from '@memory/ports';
 import { kafkaErrorType } from './error-map.js';
 import { withKafkaRetries } from './kafka-retry.js';
@@ -15,6 +15,7 @@ const FETCH_MAX_BYTES = 1024 * 1024;
  */
 export class BrokerAccess {
   private cluster?: Promise<RawCluster>;
+  private closed = false;
 
   constructor(
     private readonly createCluster: ReturnType<typeof clusterFactoryOf>,
@@ -69,7 +70,26 @@ export class BrokerAccess {
     });
   }
 
+  /**
+   * Removes `memberId` from the group, as that member's own LeaveGroup would. Resolves false when the coordinator
+   * no longer knows the member (it left or timed out already).
+   */
+  async leaveGroup(groupId: string, memberId: string): Promise<boolean> {
+    try {
+      await this.withRetries(`removing member ${memberId} from group ${groupId}`, async (cluster) => {
+        const coordinator = await cluster.findGroupCoordinator({ groupId });
+        await coordinator.leaveGroup({ groupId, memberId });
+      });
+      return true;
+    } catch (error) {
+      if (kafkaErrorType(error) === 'UNKNOWN_MEMBER_ID') return false;
+      throw error;
+    }
+  }
+
   async close(): Promise<void> {
+    // A call still retrying (a consumer's removal of its old member id, say) must not open a new connection.
+    this.closed = true;
     const cluster = this.cluster;
     this.cluster = undefined;
     if (cluster) await cluster.then((c) => c.disconnect()).catch(() => undefined);
@@ -113,6 +133,7 @@ export class BrokerAccess {
   }
 
   private connected(): Promise<RawCluster> {
+    if (this.closed) return Promise.reject(new MemoryServiceError('EVENTLOG.CLOSED', 'the event log is closed'));
     this.cluster ??= (async () => {
       const cluster = this.createCluster({ allowAutoTopicCreation: false, metadataMaxAge: 300_000 });
       await cluster.connect();

@@ -36,6 +36,7 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
     connectionTimeout: resolved.connectionTimeoutMs,
     requestTimeout: resolved.requestTimeoutMs,
     retry,
+    ...(resolved.socketFactory ? { socketFactory: resolved.socketFactory } : {}),
     logLevel: logLevel.WARN,
     logCreator: kafkaLogCreator(resolved.logger),
   });
@@ -163,6 +164,7 @@ class KafkaEventLog implements EventLog {
       },
       o.logger,
       (stopped) => this.consumers.delete(stopped),
+      (memberId) => this.access.leaveGroup(group, memberId),
     );
     this.consumers.add(consumer);
     try {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { Kafka, logLevel } from 'kafkajs';
-import { createLogger } from '@memory/platform';
+import { connect, Socket } from 'node:net';
+import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
+import { createLogger, type Logger } from '@memory/platform';
 import type { EventLog } from '@memory/ports';
 import { describeEventLogContract, describeWithEngine, expectCode, localEngines, records, sleep, uniqueName, waitFor } from '@memory/testing';
 import { brokersFrom, openKafkaEventLog, type KafkaEventLogOptions } from './index.js';
@@ -50,6 +51,47 @@ async function deleteTopics(topics: Set<string>): Promise<void> {
   } finally {
     await admin.disconnect();
   }
+}
+
+/**
+ * Connections to the broker that the test can cut and restore, the way a broker restart or a network partition
+ * does: cut() destroys the open sockets and refuses new ones until restore().
+ */
+function cuttableNetwork(): { socketFactory: ISocketFactory; cut(): void; restore(): void } {
+  const open = new Set<Socket>();
+  let down = false;
+  return {
+    socketFactory: ({ host, port, onConnect }) => {
+      if (down) {
+        const refused = new Socket();
+        process.nextTick(() => refused.destroy(Object.assign(new Error(`connect ECONNREFUSED ${host}:${port} (cut by the test)`), { code: 'ECONNREFUSED' })));
+        return refused;
+      }
+      const socket = connect({ host, port }, onConnect);
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+      return socket;
+    },
+    cut() {
+      down = true;
+      for (const socket of open) socket.destroy(new Error('connection cut by the test'));
+    },
+    restore() {
+      down = false;
+    },
+  };
+}
+
+/** A logger that keeps every message it is given (to see what the adapter reported), printing none. */
+function recordingLogger(said: string[]): Logger {
+  const logger: Logger = {
+    debug: (msg) => void said.push(msg),
+    info: (msg) => void said.push(msg),
+    warn: (msg) => void said.push(msg),
+    error: (msg) => void said.push(msg),
+    child: () => logger,
+  };
+  return logger;
 }
 
 describeWithEngine(
@@ -200,6 +242,42 @@ describeWithEngine(
         await consumer.stop();
         expect(seen).to.deep.equal([0, 1, 2, 3, 4]);
         expect((await log.lag(group, name))[0]).to.include({ committed: 5, end: 5 });
+      });
+
+      it('a consumer that kafkajs restarted after losing the broker rejoins its group at once, not after the old session times out', async function () {
+        this.timeout(90_000);
+        const name = await topic(1);
+        const group = uniqueName('g');
+        const network = cuttableNetwork();
+        const said: string[] = [];
+        // Production's session timeout, so that waiting for the old member's session stands out; few retries, so
+        // kafkajs gives up on the lost connection (and restarts the consumer) quickly.
+        const cut = await openKafkaEventLog({
+          ...options, sessionTimeoutMs: 30_000, heartbeatIntervalMs: 3_000, retries: 2, socketFactory: network.socketFactory, logger: recordingLogger(said),
+        });
+        const seen: string[] = [];
+        try {
+          const consumer = await cut.consume({ group, topics: [name], handler: async (batch) => void seen.push(...batch.map((r) => r.value.toString())) });
+          await log.append(name, [{ key: 'k', value: Buffer.from('before') }]);
+          await waitFor(() => seen.includes('before'), 'the first record', 20_000);
+          await waitFor(async () => (await log.lag(group, name))[0]?.committed === 1, 'the first record committed', 20_000);
+          network.cut();
+          await waitFor(() => said.includes('the Kafka consumer failed and restarts'), 'kafkajs to restart the consumer', 30_000);
+          await sleep(1_000);
+          network.restore();
+          const restored = Date.now();
+          await log.append(name, [{ key: 'k', value: Buffer.from('after') }]);
+          await waitFor(() => seen.includes('after'), 'the record appended after the network came back', 45_000);
+          const waitedMs = Date.now() - restored;
+          await consumer.stop();
+          // Without the removal the rejoin waits for the old member's 30 s session (from its last heartbeat).
+          expect(waitedMs, `waited ${waitedMs} ms`).to.be.below(15_000);
+          expect(said).to.include('removed the member id this consumer held before its restart');
+          expect(seen.filter((value) => value === 'before').length, 'the committed record is not delivered again').to.equal(1);
+        } finally {
+          network.restore();
+          await cut.close();
+        }
       });
 
       it('shares a group between two logs (two processes): each record is handled once, in order per key', async () => {

@@ -1,6 +1,7 @@
 import { backoffDelay, errorCode, errorMessage, type Logger } from '@memory/platform';
 import type { BatchHandler, Consumer, LogRecord } from '@memory/ports';
 import type { Consumer as KafkaConsumer, EachBatchPayload } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mapKafkaError } from './error-map.js';
 import { batchSizes } from './positions.js';
 import { toLogRecord } from './records.js';
@@ -27,6 +28,8 @@ interface Redelivery {
 }
 
 const COMMIT_ATTEMPTS = 3;
+/** Between tries to remove a member id held before a restart, while the broker is still away. */
+const STALE_MEMBER_BACKOFF = { initialDelayMs: 200, maxDelayMs: 2_000, factor: 2 };
 
 /**
  * One consume() call: one kafkajs consumer in the group, auto-commit off. kafkajs hands over what one fetch
@@ -38,13 +41,18 @@ export class KafkaGroupConsumer implements Consumer {
   private readonly redeliveries = new Map<string, Redelivery>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopped?: Promise<void>;
+  private readonly stopping = new AbortController();
+  /** The member id of the group's current generation, as kafkajs last joined it. */
+  private memberId?: string;
   private readonly logger: Logger;
 
+  /** `leaveGroup` removes a member id from the group; it resolves false when the coordinator no longer knows it. */
   constructor(
     private readonly consumer: KafkaConsumer,
     readonly settings: GroupSettings,
     logger: Logger,
     private readonly onStopped: (consumer: KafkaGroupConsumer) => void,
+    private readonly leaveGroup: (memberId: string) => Promise<boolean>,
   ) {
     this.logger = logger.child({ group: settings.group });
   }
@@ -58,9 +66,17 @@ export class KafkaGroupConsumer implements Consumer {
     await this.consumer.subscribe({ topics: this.settings.topics, fromBeginning: this.settings.fromBeginning });
     let starting = true;
     let fatal: Error | undefined;
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.memberId = payload.memberId;
+    });
     // kafkajs reports a failed join through its crash event, not by rejecting run(); later crashes only here.
     this.consumer.on(this.consumer.events.CRASH, ({ payload: { error, restart } }) => {
-      if (restart) this.logger.warn('the Kafka consumer failed and restarts', { code: mapKafkaError(error, 'consuming').code, error: errorMessage(error) });
+      if (restart) {
+        this.logger.warn('the Kafka consumer failed and restarts', { code: mapKafkaError(error, 'consuming').code, error: errorMessage(error) });
+        const stale = this.memberId;
+        this.memberId = undefined;
+        if (stale) void this.removeStaleMember(stale);
+      }
       else if (starting) fatal ??= error;
       else this.logger.error('the Kafka consumer stopped after an error; it will not consume again until restarted', { code: mapKafkaError(error, 'consuming').code, error: errorMessage(error) });
     });
@@ -76,6 +92,7 @@ export class KafkaGroupConsumer implements Consumer {
 
   stop(): Promise<void> {
     this.stopped ??= (async () => {
+      this.stopping.abort();
       try {
         // kafkajs stops fetching, waits for the batch in flight (whose commit runs inside it), leaves the group.
         await this.consumer.disconnect();
@@ -88,6 +105,32 @@ export class KafkaGroupConsumer implements Consumer {
       }
     })();
     return this.stopped;
+  }
+
+  /**
+   * kafkajs rejoins after a crash under a new member id, and its leave of the old one failed with the connection
+   * (a broker restart, say). The coordinator keeps the old member, restored from __consumer_offsets after a
+   * restart, and the rejoin waits for it until its session times out (sessionTimeoutMs) with nothing consumed.
+   * Nothing uses the old id any more (kafkajs dropped that group session), so it is removed here as soon as the
+   * coordinator answers. Its partitions go to the new member, which reads from the committed offsets.
+   */
+  private async removeStaleMember(memberId: string): Promise<void> {
+    const { signal } = this.stopping;
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        const removed = await this.leaveGroup(memberId);
+        this.logger.info(removed ? 'removed the member id this consumer held before its restart' : 'the member id held before the restart was gone already', { memberId });
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        const mapped = mapKafkaError(error, `removing member ${memberId}`);
+        if (!mapped.retriable) {
+          this.logger.warn('could not remove the member id held before the restart; the group waits for its session to time out', { memberId, code: mapped.code, error: mapped.message });
+          return;
+        }
+        await sleep(backoffDelay(attempt, STALE_MEMBER_BACKOFF), undefined, { signal }).catch(() => undefined);
+      }
+    }
   }
 
   private async onFetched(payload: EachBatchPayload): Promise<void> {

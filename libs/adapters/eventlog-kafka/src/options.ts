@@ -1,4 +1,5 @@
 import { ConfigError, createLogger, type Logger } from '@memory/platform';
+import type { ISocketFactory } from 'kafkajs';
 
 export interface KafkaEventLogOptions {
   /** Bootstrap brokers as 'host:port', e.g. ['127.0.0.1:9092'] (KAFKA_BROKERS split on commas). */
@@ -33,9 +34,11 @@ export interface KafkaEventLogOptions {
   retryMaxMs?: number;
   /** kafkajs warnings and errors are bridged here; its info chatter is dropped. */
   logger?: Logger;
+  /** Opens the TCP connections to the brokers (kafkajs's socketFactory); default a plain socket. The specs cut the network with it. */
+  socketFactory?: ISocketFactory;
 }
 
-export type ResolvedOptions = Required<KafkaEventLogOptions>;
+export type ResolvedOptions = Required<Omit<KafkaEventLogOptions, 'socketFactory'>> & Pick<KafkaEventLogOptions, 'socketFactory'>;
 
 const BROKER = /^[^\s:/]+:\d{1,5}$/;
 
@@ -75,6 +78,7 @@ export function resolveOptions(options: KafkaEventLogOptions): ResolvedOptions {
     retryInitialMs: whole('retryInitialMs', 100, 1),
     retryMaxMs: whole('retryMaxMs', 5_000, 1),
     logger: options?.logger ?? createLogger({ component: 'eventlog-kafka' }),
+    socketFactory: options?.socketFactory,
   };
   // The coordinator expects a few heartbeats per session; one per session would drop a healthy member.
   if (resolved.heartbeatIntervalMs * 3 > resolved.sessionTimeoutMs) {

@@ -1,10 +1,12 @@
 /**
- * Two requests the port needs that kafkajs's public API lacks, or only offers at a price the port cannot pay:
+ * Three requests the port needs that kafkajs's public API lacks, or only offers at a price the port cannot pay:
  *  - a Fetch without a consumer group (`read`): a kafkajs consumer must join a group first, hundreds of
  *    milliseconds per call, and replay tooling reads thousands of single records;
  *  - a standalone OffsetCommit (generation -1) into a group with no members (`resetOffsets`, and pinning where
  *    a new group starts): kafkajs's admin.setOffsets joins the group with a throwaway consumer and waits a full
- *    fetch cycle, several seconds per call.
+ *    fetch cycle, several seconds per call;
+ *  - a LeaveGroup for a member id the consumer held before kafkajs restarted it (`leaveGroup`): kafkajs rejoins
+ *    under a new id and forgets the old one, which the coordinator keeps until its session times out.
  * Both go through the Cluster kafkajs builds for its own clients, reached by its private factory, so they share
  * the client's configuration, connections, retries and logging. kafkajs 2.2.4 is final (the project is no longer
  * maintained), and openKafkaEventLog checks the factory is there, failing at start if not.
@@ -38,6 +40,7 @@ export interface RawBroker {
     topics: Array<{ topic: string; partitions: Array<{ partition: number; fetchOffset: string; maxBytes: number }> }>;
   }): Promise<RawFetchResponse>;
   offsetCommit(request: { groupId: string; groupGenerationId: number; memberId: string; topics: RawTopicOffsets[] }): Promise<unknown>;
+  leaveGroup(request: { groupId: string; memberId: string }): Promise<unknown>;
 }
 
 export interface RawCluster {
