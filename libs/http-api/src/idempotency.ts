@@ -118,7 +118,14 @@ export function createIdempotency(options: IdempotencyOptions) {
   return {
     async run(request: IdempotentRequest): Promise<IdempotentOutcome> {
       const key = validateIdempotencyKey(request.key);
-      if (key === undefined) return { ...(await request.accept(undefined)), replayed: false };
+      if (key === undefined) {
+        try {
+          return { ...(await request.accept(undefined)), replayed: false };
+        } catch (error) {
+          await discarding(request);
+          throw error;
+        }
+      }
       const { scope } = request;
       const fingerprint = request.fingerprint();
       const jobId = request.newJobId?.();
