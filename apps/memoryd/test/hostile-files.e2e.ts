@@ -10,11 +10,13 @@ import { caller, KEYS, memorydProcess, waitForJob } from './harness.js';
  * another end user's text memories still complete within a second; the files fail their own jobs with a stable
  * code once they pass the file workers' limits (tightened here so the test stays short), and the service carries on.
  *
- * The bound: p95 at most 1 s, and max at most 2 s or twice the max measured first with nothing else running plus
- * 250 ms, whichever is larger. On a quiet machine the max stays well under 1 s (npm run bench:hostile); CI runs two
- * test projects at once beside the engines on 2 cores, where single probes spike past 1 s whatever the files do
- * (two CI runs read max 1,162 and 1,125 ms, p95 522 and 661 ms). Reading the files in the service's own process
- * broke it by seconds. The figures are printed either way.
+ * The bounds compare with the same user's probes on the same machine without the files, measured for 5 s before and
+ * 5 s after them: p95 at most 1 s or twice that p95 plus 250 ms, max at most 2 s or twice that max plus 250 ms,
+ * whichever is larger. On a quiet machine the max stays well under 1 s (npm run bench:hostile, and this test: max
+ * 78 ms); CI runs two test projects at once beside the engines on 2 cores, where the other project's load moves
+ * every probe whatever the files do (CI runs read max 1,162, 1,125, 505 and 2,130 ms, p95 522, 661, 388 and 1,103
+ * ms), so a fixed bound measured the neighbour, not the files. Reading the files in the service's own process broke
+ * it by seconds and by tens of times the baseline. The figures are printed either way.
  */
 describe('hostile files (embedded default)', function () {
   this.timeout(300_000);
@@ -33,8 +35,11 @@ describe('hostile files (embedded default)', function () {
     const bomb = await pixelBombPng();
     // The first text memory loads what the text path loads once; it is not a probe.
     await textFreshnessMs(tess(), 'Warm-up: the allotment committee meets on the first Tuesday of the month.');
-    const quietUntil = Date.now() + 5_000;
-    const baseline = Math.max(...(await probeTextFreshness(tess(), { everyMs: 250, going: () => Date.now() < quietUntil })));
+    const withoutFiles = () => {
+      const until = Date.now() + 5_000;
+      return probeTextFreshness(tess(), { everyMs: 250, going: () => Date.now() < until });
+    };
+    const before = await withoutFiles();
 
     const jobs: string[] = [];
     for (const [i, pdf] of pdfs.entries()) {
@@ -50,6 +55,7 @@ describe('hostile files (embedded default)', function () {
     const hostile = Promise.all(jobs.map((jobId) => waitForJob(mallory(), jobId, 240_000))).finally(() => (settled = true));
     const freshness = await probeTextFreshness(tess(), { everyMs: 250, going: () => !settled });
     const results = await hostile;
+    const baseline = [...before, ...(await withoutFiles())];
 
     expect(results.map((job) => [job.status, job.error?.code])).to.deep.equal([
       ['Failed', 'DOCUMENT.TOO_COMPLEX'],
@@ -62,15 +68,17 @@ describe('hostile files (embedded default)', function () {
     for (const job of results) expect(job.error.reason, job.error.reason).to.match(passed);
     expect(results[0].error.reason).to.match(/with a text layer, or split it/);
     expect(results[3].error.reason).to.match(/Resize it/);
-    const max = Math.max(...freshness);
-    const bound = Math.max(2_000, baseline * 2 + 250);
+    const [max, p95] = [Math.max(...freshness), percentile(freshness, 95)!];
+    const [baselineMax, baselineP95] = [Math.max(...baseline), percentile(baseline, 95)!];
+    const [maxBound, p95Bound] = [Math.max(2_000, baselineMax * 2 + 250), Math.max(1_000, baselineP95 * 2 + 250)];
     console.log(
-      `      text freshness over ${freshness.length} probes while hostile files ran: max ${max.toFixed(0)} ms, p95 ${percentile(freshness, 95)!.toFixed(0)} ms; ` +
-        `max ${baseline.toFixed(0)} ms with nothing else running; bound ${bound.toFixed(0)} ms (load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
+      `      text freshness over ${freshness.length} probes while hostile files ran: max ${max.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms; ` +
+        `without them (before and after) max ${baselineMax.toFixed(0)} ms, p95 ${baselineP95.toFixed(0)} ms; bounds max ${maxBound.toFixed(0)}, p95 ${p95Bound.toFixed(0)} ms ` +
+        `(load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
     );
     expect(freshness.length).to.be.at.least(5);
-    expect(max).to.be.at.most(bound);
-    expect(percentile(freshness, 95)).to.be.at.most(1_000);
+    expect(max).to.be.at.most(maxBound);
+    expect(p95).to.be.at.most(p95Bound);
 
     // Still up, and the file workers took the next file from the same user after their replacements.
     expect((await caller(service, null, null).get('/health/ready')).status).to.equal(200);
