@@ -9,6 +9,7 @@ import {
   formatReport,
   passed,
   runCrash,
+  readMetric,
   runJoin,
   runOutage,
   sleep,
@@ -20,7 +21,6 @@ import {
   type PhaseResult,
   type ProcessControl,
 } from '@memory/drill';
-import { sampleSum } from '@memory/metrics';
 import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
@@ -148,9 +148,8 @@ function joinControl(launcher: ServiceProcess, searchPort: number): JoinControl 
     },
     async served(target) {
       if (!extra) return 0;
-      const response = await fetch(`${extra.url}/metrics`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
       const [name, labels] = SERVED_METRIC[target];
-      return response?.ok ? sampleSum([await response.text()], name, labels) : 0;
+      return readMetric(extra.url, name, labels);
     },
     async leave() {
       const child = extra?.child;

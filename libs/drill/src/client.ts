@@ -1,3 +1,5 @@
+import { sampleSum } from '@memory/metrics';
+
 /** The deployment under drill, as its clients see it. */
 export interface DrillApi {
   url: string;
@@ -70,3 +72,9 @@ export async function call(api: DrillApi, method: 'GET' | 'POST', path: string, 
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The sum of a metric's samples (sampleSum) in a process's GET /metrics, or 0 when it gives no answer. */
+export async function readMetric(baseUrl: string, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+  return response?.ok ? sampleSum([await response.text()], name, labels) : 0;
+}

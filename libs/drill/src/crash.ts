@@ -1,6 +1,5 @@
 import { seededRandom } from '@memory/platform';
-import { sampleSum } from '@memory/metrics';
-import { call, sleep, type DrillApi } from './client.js';
+import { readMetric, sleep, type DrillApi } from './client.js';
 import { countOutcome, type Counts, type Sent } from './outcome.js';
 import { countWhenSettled, failedJobs, type PhaseResult } from './outage.js';
 import { ingestCarefully, memoryText, retryNote, sendAtRate } from './traffic.js';
@@ -59,6 +58,7 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
   for (const plan of planTrials(options.target, options.trials, options.memories, options.rate, options.seed)) {
     const endUserId = `drill-${options.runId}-kill-${plan.trial}`;
     print(`trial ${plan.trial}/${options.trials}: ${plan.memories} memories, kill -9 ${plan.target} at ${plan.killAtS.toFixed(1)} s`);
+    const takeoversBefore = await takeovers(api);
     const sent: Sent[] = [];
     const retried: string[] = [];
     let down = false;
@@ -72,7 +72,6 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
       },
       plan.memories,
     );
-    const takeoversBefore = await takeovers(api);
     await sleep(plan.killAtS * 1000);
     down = true;
     const { pid } = await options.processes.kill(plan.target);
@@ -104,7 +103,6 @@ export async function runCrash(options: CrashOptions): Promise<PhaseResult[]> {
  * its /metrics: a kill that landed between an accept and its answer shows here, so "0 duplicated" is known to have
  * been tried on that window.
  */
-async function takeovers(api: DrillApi): Promise<number> {
-  const reply = await call(api, 'GET', '/metrics', { timeoutMs: 10_000 });
-  return typeof reply.body === 'string' ? sampleSum([reply.body], 'memory_idempotency_takeovers_total') : 0;
+function takeovers(api: DrillApi): Promise<number> {
+  return readMetric(api.url, 'memory_idempotency_takeovers_total');
 }

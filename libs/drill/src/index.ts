@@ -1,4 +1,4 @@
-export { call, sleep, type DrillApi, type Reply } from './client.js';
+export { call, readMetric, sleep, type DrillApi, type Reply } from './client.js';
 export { countOutcome, NO_ANSWER, type Counts, type JobView, type MemoryKind, type Sent, type StoredMemory } from './outcome.js';
 export { DRILL_ENGINES, probeSearches, runOutage, type DrillEngine, type EngineControl, type OutageOptions, type PhaseResult } from './outage.js';
 export { KILL_TARGETS, planTrials, runCrash, type CrashOptions, type KillTarget, type ProcessControl, type TrialPlan } from './crash.js';
