@@ -13,12 +13,16 @@ export interface ElasticsearchStoresOptions {
   /** Dimensions of the embedding model's vectors: fixed in the memories index when it is created. */
   dims: number;
   /**
-   * When an upsert or delete of memories resolves relative to search (knn, count, ids): 'wait_for' (default) waits
-   * for the next scheduled refresh, so a committed memory is searchable; true forces a refresh per request (small
-   * segments under load); false returns at once and search catches up within refreshInterval. See README.md.
+   * When an upsert or delete of memories resolves relative to search (knn, count, ids), always after search sees it
+   * but for false: 'shared' (default) after a refresh that started once the write was acknowledged, one refresh at
+   * a time serving every writer (see shared-refresh.ts); 'wait_for' at the index's next scheduled refresh; true
+   * after a refresh of its own (small segments under load); false at once, search catching up within
+   * refreshInterval. See README.md.
    */
-  refresh?: 'wait_for' | boolean;
-  /** How often the memories index refreshes, e.g. '1s' (default); it bounds how long 'wait_for' waits. */
+  refresh?: RefreshPolicy;
+  /** With refresh 'shared': the least time from one refresh's start to the next's; default 100 ms. */
+  minRefreshSpacingMs?: number;
+  /** How often the memories index refreshes by itself, e.g. '1s' (default); it bounds how long 'wait_for' waits. */
   refreshInterval?: string;
   /**
    * Lower bound of num_candidates per knn query: the value is max(this, 10 * k), at most 10,000. Default 1,000:
@@ -42,12 +46,15 @@ export interface ElasticsearchStoresOptions {
   expungeDelayMs?: number;
 }
 
+export type RefreshPolicy = 'shared' | 'wait_for' | boolean;
+
 export interface ElasticsearchStoresSettings {
   node: string;
   auth: ElasticsearchStoresOptions['auth'] | undefined;
   prefix: string;
   dims: number;
-  refresh: 'wait_for' | boolean;
+  refresh: RefreshPolicy;
+  minRefreshSpacingMs: number;
   refreshInterval: string;
   minCandidates: number;
   hnsw: { m: number; efConstruction: number };
@@ -90,8 +97,10 @@ export function resolveElasticsearchStoresOptions(options: ElasticsearchStoresOp
     problems.push(`prefix must be 1-100 of a-z 0-9 . _ - and start with a letter or digit, got "${String(prefix)}"`);
   }
   if (!positiveInteger(given.dims, MAX_DIMS)) problems.push(`dims must be a whole number from 1 to ${MAX_DIMS}, got ${String(given.dims)}`);
-  const refresh = given.refresh ?? 'wait_for';
-  if (refresh !== 'wait_for' && refresh !== true && refresh !== false) problems.push(`refresh must be 'wait_for', true or false, got ${String(refresh)}`);
+  const refresh = given.refresh ?? 'shared';
+  if (refresh !== 'shared' && refresh !== 'wait_for' && refresh !== true && refresh !== false) problems.push(`refresh must be 'shared', 'wait_for', true or false, got ${String(refresh)}`);
+  const minRefreshSpacingMs = given.minRefreshSpacingMs ?? 100;
+  if (!(Number.isInteger(minRefreshSpacingMs) && minRefreshSpacingMs >= 0)) problems.push(`minRefreshSpacingMs must be a whole number >= 0, got ${String(minRefreshSpacingMs)}`);
   const refreshInterval = given.refreshInterval ?? '1s';
   if (typeof refreshInterval !== 'string' || !TIME_VALUE.test(refreshInterval)) problems.push(`refreshInterval must be a time like '1s' or '500ms', got "${String(refreshInterval)}"`);
   const minCandidates = given.minCandidates ?? 1_000;
@@ -117,6 +126,7 @@ export function resolveElasticsearchStoresOptions(options: ElasticsearchStoresOp
     prefix,
     dims: given.dims as number,
     refresh,
+    minRefreshSpacingMs,
     refreshInterval,
     minCandidates,
     hnsw,

@@ -95,6 +95,28 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(doc._source!.content).to.equal('again');
     });
 
+    it("makes upserts and deletes searchable when they resolve, concurrent writers sharing few refreshes ('shared')", async () => {
+      // An index that never refreshes by itself in the test's time: only the writers' refreshes make anything visible.
+      const slow: ElasticsearchStoresOptions = { ...options, prefix: uniqueName('test-shared-refresh'), refreshInterval: '60s' };
+      const own = await openElasticsearchStores(slow);
+      const index = `${slow.prefix}-memories`;
+      const refreshes = async () => (await raw.indices.stats({ index, metric: 'refresh' }))._all.primaries!.refresh!.external_total!;
+      try {
+        const scope = freshScope();
+        const before = await refreshes();
+        await Promise.all(Array.from({ length: 20 }, (_, i) => own.vectors.upsert([memoryRecord(scope, `m${i}`, DIMS)])));
+        expect(await own.vectors.count(scope)).to.equal(20);
+        expect(await refreshes()).to.be.within(before + 1, before + 10);
+        await own.vectors.upsert([memoryRecord(scope, 'late', DIMS)]);
+        expect(await own.vectors.count(scope)).to.equal(21);
+        await own.vectors.delete(scope, ['late', 'm0']);
+        expect(await own.vectors.count(scope)).to.equal(19);
+      } finally {
+        await own.close();
+        await dropElasticsearchStores(slow);
+      }
+    });
+
     it('gives kNN and BM25 hits their creation time (read with the id), so episode context need not ask for it', async () => {
       const scope = freshScope();
       const createdAt = Date.UTC(2024, 2, 3, 4, 5, 6, 789);

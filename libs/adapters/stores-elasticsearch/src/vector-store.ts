@@ -4,6 +4,7 @@ import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFil
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
+import { SharedRefresh } from './shared-refresh.js';
 import { call, readableDocs } from './errors.js';
 import { searchInTimeRange } from './in-time-range.js';
 import { fromListedDocument, fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
@@ -29,6 +30,7 @@ export class ElasticsearchVectorStore implements VectorStore {
   private closed = false;
 
   private readonly expunge: DelayedExpunge;
+  private readonly sharedRefresh: SharedRefresh;
 
   constructor(
     private readonly shared: SharedClient,
@@ -37,6 +39,7 @@ export class ElasticsearchVectorStore implements VectorStore {
   ) {
     this.client = shared.acquire();
     this.expunge = new DelayedExpunge(this.client, index, settings.expungeDelayMs);
+    this.sharedRefresh = SharedRefresh.forIndex(this.client, 'VECTORS', index, settings.minRefreshSpacingMs);
   }
 
   async upsert(memories: MemoryRecord[]): Promise<void> {
@@ -49,7 +52,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (latest.size === 0) return;
     const operations: estypes.BulkRequest['operations'] = [];
     for (const [_id, memory] of latest) operations.push({ index: { _index: this.index, _id } }, toMemoryDocument(memory));
-    await bulk(this.client, 'VECTORS', `upsert ${latest.size} memories into ${this.index}`, operations, this.settings.refresh);
+    await this.write(`upsert ${latest.size} memories into ${this.index}`, operations);
   }
 
   async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
@@ -216,7 +219,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (unique.length === 0) return 0;
     // A delete addresses the scoped _id, so another tenant's or end user's memory of the same id is out of reach.
     const operations = unique.map((id) => ({ delete: { _index: this.index, _id: memoryDocumentId(scope, id) } }));
-    const items = await bulk(this.client, 'VECTORS', `delete ${unique.length} memories from ${this.index}`, operations, this.settings.refresh);
+    const items = await this.write(`delete ${unique.length} memories from ${this.index}`, operations);
     const deleted = items.filter((item) => item.result === 'deleted').length;
     // A deleted memory's text stays in its segment until a merge drops it: forgetting asks for one.
     if (deleted > 0) this.expunge.schedule();
@@ -228,6 +231,14 @@ export class ElasticsearchVectorStore implements VectorStore {
     this.closed = true;
     this.expunge.cancel();
     await this.shared.release();
+  }
+
+  /** One bulk write, resolved when search sees it as the `refresh` option says. */
+  private async write(what: string, operations: estypes.BulkRequest['operations']): Promise<estypes.BulkResponseItem[]> {
+    const { refresh } = this.settings;
+    const items = await bulk(this.client, 'VECTORS', what, operations, refresh === 'shared' ? false : refresh);
+    if (refresh === 'shared') await this.sharedRefresh.afterWrites();
+    return items;
   }
 
   private checkOpen(): void {
