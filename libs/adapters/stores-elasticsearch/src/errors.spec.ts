@@ -52,19 +52,20 @@ describe('options', () => {
   it('reports every problem at once, before anything connects', () => {
     let caught: unknown;
     try {
-      resolveElasticsearchStoresOptions({ node: 'ftp://x', dims: 0, prefix: 'Bad/Prefix', refresh: 'sometimes' as never });
+      resolveElasticsearchStoresOptions({ node: 'ftp://x', dims: 0, prefix: 'Bad/Prefix', refresh: 'sometimes' as never, minRefreshSpacingMs: -1 });
     } catch (error) {
       caught = error;
     }
     expect(caught).to.be.instanceOf(ConfigError);
     const problems = (caught as ConfigError).details!['problems'] as string[];
-    expect(problems).to.have.length(4);
+    expect(problems).to.have.length(5);
   });
 
   it('fills the defaults', () => {
     expect(resolveElasticsearchStoresOptions({ node: 'http://127.0.0.1:9200', dims: 8 })).to.deep.include({
       prefix: 'memory',
-      refresh: 'wait_for',
+      refresh: 'shared',
+      minRefreshSpacingMs: 100,
       refreshInterval: '1s',
       minCandidates: 1_000,
       shards: 1,

@@ -4,18 +4,19 @@ import { acceptedAtOf } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
 import type { JobRecord, JobStore } from '@memory/ports';
 import type { SharedClient } from './client.js';
-import { readDocument, writeIfUnchanged } from './documents.js';
+import { readDocument } from './documents.js';
+import { GroupedUpdates } from './grouped-updates.js';
 import { KeyLock } from './key-lock.js';
 import { documentId } from './names.js';
-import { retryOnConflict } from './retry-conflicts.js';
 import { checkJobKey } from './validate.js';
 
 /**
  * JobStore on one index, one document per job, _id derived from (tenant, job id).
  *
  * update() is a read-modify-write under optimistic concurrency: read the job with its _seq_no and _primary_term
- * (a realtime GET), apply the change, write with if_seq_no/if_primary_term (op_type create for a new job); a
- * writer that lost the race reads again and re-applies its change to the newer record. So concurrent updates of one
+ * (a realtime read), apply the change, write with if_seq_no/if_primary_term (create for a new job); a writer that
+ * lost the race reads again and re-applies its change to the newer record. Updates of different jobs that come
+ * together share one read and one write request (GroupedUpdates). So concurrent updates of one
  * job apply in turn and none is lost, across processes too, and the change may run more than once: it must be a
  * function of the record it is given (applyJobStatus is, and its monotone merge makes re-applying harmless).
  * Within this process the updates of one job queue first (KeyLock), so they do not race each other at all.
@@ -28,6 +29,7 @@ import { checkJobKey } from './validate.js';
 export class ElasticsearchJobStore implements JobStore {
   private readonly client: Client;
   private readonly lock = new KeyLock();
+  private readonly updates: GroupedUpdates<JobRecord>;
   private closed = false;
 
   constructor(
@@ -35,6 +37,7 @@ export class ElasticsearchJobStore implements JobStore {
     private readonly index: string,
   ) {
     this.client = shared.acquire();
+    this.updates = new GroupedUpdates(this.client, 'JOBS', index);
   }
 
   async get(tenantId: string, jobId: string): Promise<JobRecord | null> {
@@ -48,16 +51,13 @@ export class ElasticsearchJobStore implements JobStore {
     this.checkOpen();
     checkJobKey(tenantId, jobId);
     const id = documentId(tenantId, jobId);
-    const what = `update job ${tenantId}/${jobId}`;
     return this.lock.run(id, () =>
-      retryOnConflict('JOBS', what, async () => {
-        const current = await readDocument<JobRecord>(this.client, 'JOBS', what, this.index, id);
-        // A throwing change propagates as it is, and nothing has been written.
-        const next = change(current ? current.source : null);
+      this.updates.update(id, `update job ${tenantId}/${jobId}`, (current) => {
+        // A throwing change propagates as it is, and nothing is written.
+        const next = change(current);
         if (next?.tenantId !== tenantId || next.jobId !== jobId) {
           throw new MemoryServiceError('JOBS.INVALID_RECORD', `a change of job ${tenantId}/${jobId} returned a record for ${String(next?.tenantId)}/${String(next?.jobId)}`);
         }
-        await writeIfUnchanged(this.client, 'JOBS', what, { index: this.index, id }, next, current);
         return next;
       }),
     );

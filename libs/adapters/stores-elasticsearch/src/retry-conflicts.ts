@@ -28,11 +28,18 @@ export async function retryOnConflict<T>(family: Family, what: string, attempt: 
       return await attempt();
     } catch (error) {
       if (!(error instanceof VersionConflict)) throw error;
-      if (round + 1 >= options.attempts) {
-        throw new MemoryServiceError(`${family}.CONFLICT`, `${what}: still losing to concurrent writers after ${options.attempts} attempts`, { retriable: true });
-      }
-      const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** round);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+      if (round + 1 >= options.attempts) throw conflictError(family, what, options.attempts);
+      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(round, options)));
     }
   }
+}
+
+/** The wait before another attempt after losing `round + 1` times: doubling, with full jitter. */
+export function conflictBackoffMs(round: number, options: ConflictRetryOptions, random = Math.random): number {
+  return random() * Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** round);
+}
+
+/** What a writer that kept losing answers: retriable, since the others do finish. */
+export function conflictError(family: Family, what: string, attempts: number): MemoryServiceError {
+  return new MemoryServiceError(`${family}.CONFLICT`, `${what}: still losing to concurrent writers after ${attempts} attempts`, { retriable: true });
 }

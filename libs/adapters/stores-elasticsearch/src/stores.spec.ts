@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import { lexicalTerms } from '@memory/lexical';
 import type { JobRecord } from '@memory/ports';
+import { StepTimings, withStepTimings } from '@memory/platform';
 import { describeCentroidStoreContract, describeIdempotencyStoreContract, describeJobStoreContract, describeKeyStoreContract, describeVectorStoreContract, describeWebhookStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
 import { documentId } from './names.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
@@ -154,6 +155,22 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       } finally {
         await other.close();
       }
+    });
+
+    it('writes the updates of many jobs that come together in a few requests, one read and one write per group', async () => {
+      const tenant = uniqueName('tenant');
+      const job = (jobId: string, current: JobRecord | null): JobRecord => ({
+        jobId, tenantId: tenant, endUserId: 'u', state: 'Processing', stage: null,
+        partCount: (current?.partCount ?? 0) + 1, memoryIds: [], errorCode: null, reason: null, acceptedAt: 1, updatedAt: 1,
+      });
+      const ids = Array.from({ length: 200 }, (_, i) => `job-${i}`);
+      await stores.jobs.update(tenant, 'job-0', (current) => job('job-0', current));
+      const timings = new StepTimings();
+      await withStepTimings(timings, () => Promise.all(ids.map((jobId) => stores.jobs.update(tenant, jobId, (current) => job(jobId, current)))));
+      const requests = timings.list().find((step) => step.step === 'elasticsearch')!.count;
+      expect(requests, 'requests for 200 updates').to.be.at.most(20);
+      const records = await Promise.all(ids.map((jobId) => stores.jobs.get(tenant, jobId)));
+      expect(records.map((record) => record!.partCount)).to.deep.equal(ids.map((jobId) => (jobId === 'job-0' ? 2 : 1)));
     });
 
     it('counts the ids of a centroid save as members even when it stopped before writing their member documents', async () => {

@@ -6,8 +6,8 @@ import { applyJobStatuses } from './job-state.js';
 
 export * from './job-state.js';
 
-/** Job records written at once by one tracker. */
-const WRITES_IN_FLIGHT = 16;
+/** End users whose forgotten jobs are looked up at once by one tracker. */
+const LOOKUPS_IN_FLIGHT = 16;
 
 export interface JobTrackerDeps {
   jobs: JobStore;
@@ -22,8 +22,8 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
   inputs: ['ingestRequested', 'jobStatus'],
   outputs: [],
   async process(batch, { jobs, keys }) {
-    // One read-modify-write per job, its reports merged in log order, and the jobs of a batch written concurrently:
-    // in the distributed mode each write is a round trip, and a tracker writing one report at a time fell behind.
+    // One read-modify-write per job, its reports merged in log order, and the jobs of a batch written together: in
+    // the distributed mode the store writes updates that come together in one read and one write request.
     const reportsByJob = new Map<string, Array<{ status: JobStatus; at: number; requestId: string | undefined }>>();
     for (const item of batch) {
       const status: JobStatus = item.event === 'jobStatus' ? (item.value as JobStatus) : jobStatusOf(item.value, 'Accepted', { stage: 'edge' });
@@ -31,10 +31,12 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
       reportsByJob.set(id, [...(reportsByJob.get(id) ?? []), { status, at: item.timestamp, requestId: item.requestId }]);
     }
     const reports = [...reportsByJob.values()];
-    await mapWithConcurrency(reports, WRITES_IN_FLIGHT, (ofJob) => {
-      const { tenantId, jobId } = ofJob[0]!.status;
-      return jobs.update(tenantId, jobId, (current) => applyJobStatuses(current, ofJob));
-    });
+    await Promise.all(
+      reports.map((ofJob) => {
+        const { tenantId, jobId } = ofJob[0]!.status;
+        return jobs.update(tenantId, jobId, (current) => applyJobStatuses(current, ofJob));
+      }),
+    );
     // A job forgotten after this batch was decoded may have been written after the forgetter removed its record.
     const jobsByUser = new Map<string, { scope: Scope; jobIds: string[] }>();
     for (const status of reports.map((ofJob) => ofJob[0]!.status)) {
@@ -43,7 +45,7 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
       entry.jobIds.push(status.jobId);
       jobsByUser.set(user, entry);
     }
-    await mapWithConcurrency([...jobsByUser.values()], WRITES_IN_FLIGHT, async ({ scope, jobIds }) => {
+    await mapWithConcurrency([...jobsByUser.values()], LOOKUPS_IN_FLIGHT, async ({ scope, jobIds }) => {
       const forgotten = await keys.forgotten(scope, jobIds);
       if (forgotten.size > 0) await jobs.forget(scope.tenantId, [...forgotten]);
     });
