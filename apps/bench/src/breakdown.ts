@@ -49,7 +49,15 @@ async function main(): Promise<number> {
     const runId = Date.now().toString(36);
 
     print(`\n[ingest] ${options.ingests} memories, one at a time (load average ${load()})`);
-    const ingest = await ingestBreakdown(connection, target.namespace!, `breakdown-ingest-${runId}`, options.ingests);
+    const ingestUser = `breakdown-ingest-${runId}`;
+    const ingest = await followBreakdown(connection, target.namespace!, ingestUser, options.ingests, 'ingest', (i, code, requestId) =>
+      connection.call('POST', '/v1/memory', ingestUser, { source: { type: 'text', content: `Note ${i}: the parcel code is ${code}, kept for the breakdown.` } }, { 'x-request-id': requestId }),
+    );
+    print(`  load average ${load()}`);
+    print(`\n[update] the same ${options.ingests} memories corrected, one at a time (load average ${load()})`);
+    const update = await followBreakdown(connection, target.namespace!, ingestUser, options.ingests, 'update', (i, code, requestId) =>
+      connection.call('PATCH', `/v1/memories/mem_${ingest.jobIds[i]!}_0`, ingestUser, { content: `Note ${i}, corrected: the parcel code is ${code}.` }, { 'x-request-id': requestId }),
+    );
     print(`  load average ${load()}`);
 
     print(`\n[search] loading ${options.memories} memories for one end user`);
@@ -75,10 +83,12 @@ async function main(): Promise<number> {
     print('');
     if (rows.length > 0) print(`\n${formatPerformanceTable(rows)}\n`);
     print(formatBreakdownTable('one ingested memory (text; stage.* = from the previous topic\'s record to this stage\'s output)', ingest.steps, ingest.samples));
+    print('');
+    print(formatBreakdownTable('one corrected memory (PATCH of its content; the same steps)', update.steps, update.samples));
     if (options.json) {
       const file = resolve(options.json);
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), options, loadAverage: loadavg(), search, ingest, rows }, null, 2));
+      writeFileSync(file, JSON.stringify({ finishedAt: new Date().toISOString(), options, loadAverage: loadavg(), search, ingest, update, rows }, null, 2));
       print(`\nfigures written to ${file}`);
     }
     return 0;
@@ -105,16 +115,26 @@ async function searchBreakdown(connection: ApiConnection, endUserId: string, que
  * until a direct lookup of its code finds it and its job is Completed, then the records its request id marks are
  * read back from the topics.
  */
-async function ingestBreakdown(connection: ApiConnection, namespace: string, endUserId: string, count: number): Promise<{ samples: number; steps: StepSummary[] }> {
+/** Sends the n-th followed memory with its code in the content and the given request id; answers the HTTP reply. */
+type Send = (n: number, code: string, requestId: string) => ReturnType<ApiConnection['call']>;
+
+/**
+ * Follows memories one at a time from the request through every topic to the first direct lookup that finds their
+ * code and their job's Completed: ingested ones, or corrections of memories ingested before (PATCH). Answers the
+ * steps and the job ids, the first two (which warm the stages up: first model call, first writes) not measured.
+ */
+async function followBreakdown(connection: ApiConnection, namespace: string, endUserId: string, count: number, label: string, send: Send): Promise<{ samples: number; steps: StepSummary[]; jobIds: string[] }> {
   const followed: Array<{ requestId: string; sentAt: number; acceptedAt: number; visibleAt: number; completedAt: number; accept: StepTiming[] }> = [];
+  const jobIds: string[] = [];
   for (let i = 0; i < count + 2; i++) {
-    const requestId = `${endUserId}-${i}`;
+    const requestId = `${endUserId}-${label}-${i}`;
     const code = `BRK${Date.now().toString(36).toUpperCase()}X${i}`;
     const sentAt = Date.now();
-    const accepted = await connection.call('POST', '/v1/memory', endUserId, { source: { type: 'text', content: `Note ${i}: the parcel code is ${code}, kept for the breakdown.` } }, { 'x-request-id': requestId });
+    const accepted = await send(i, code, requestId);
     const acceptedAt = Date.now();
-    if (accepted.status !== 202) throw new Error(`POST /v1/memory answered ${accepted.status}: ${accepted.text.slice(0, 300)}`);
+    if (accepted.status !== 202) throw new Error(`${label} answered ${accepted.status}: ${accepted.text.slice(0, 300)}`);
     const jobId = (JSON.parse(accepted.text) as { jobId: string }).jobId;
+    jobIds.push(jobId);
     let visibleAt = 0;
     while (visibleAt === 0) {
       const found = await connection.call('POST', '/v1/search', endUserId, { query: code, strategy: 'direct_lookup', options: { limit: 1 } });
@@ -124,12 +144,11 @@ async function ingestBreakdown(connection: ApiConnection, namespace: string, end
     }
     let completedAt = 0;
     while (completedAt === 0) {
-      const job = JSON.parse((await connection.call('GET', `/v1/jobs/${jobId}`, null)).text) as { status: string; updatedAt: number };
+      const job = JSON.parse((await connection.call('GET', `/v1/jobs/${jobId}`, endUserId)).text) as { status: string; updatedAt: number };
       if (job.status === 'Completed') completedAt = job.updatedAt;
       else if (job.status === 'Failed') throw new Error(`job ${jobId} failed: ${JSON.stringify(job)}`);
       else await sleep(20);
     }
-    // The first two warm the stages up (first model call, first writes); they are not measured.
     if (i >= 2) followed.push({ requestId, sentAt, acceptedAt, visibleAt, completedAt, accept: parseServerTiming(accepted.serverTiming) });
   }
   const brokers = localEngines().kafka.endpoint.split(',');
@@ -152,7 +171,7 @@ async function ingestBreakdown(connection: ApiConnection, namespace: string, end
       { step: 'visible (sent to found by search)', count: 1, ms: f.visibleAt - f.sentAt },
     ];
   });
-  return { samples: samples.length, steps: summariseBreakdown(samples) };
+  return { samples: samples.length, steps: summariseBreakdown(samples), jobIds };
 }
 
 runMain(main);
