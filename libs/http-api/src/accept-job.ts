@@ -40,7 +40,7 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
   await timeStep('produce', () => deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event, requestId) }]));
   deps.inFlight?.accepted(event.tenantId, event.jobId);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
-  const record = deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId));
+  const record = deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId), { likelyNew: true });
   await timeStep('job-record', () => withTimeout(record, JOB_RECORD_WAIT_MS, 'the Accepted job record')).catch((error: unknown) => {
     // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
     deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });

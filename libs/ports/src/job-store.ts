@@ -26,8 +26,11 @@ export interface JobRecord {
 
 export interface JobStore {
   get(tenantId: string, jobId: string): Promise<JobRecord | null>;
-  /** Read-modify-write of one job, atomic per job id. */
-  update(tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord): Promise<JobRecord>;
+  /**
+   * Read-modify-write of one job, atomic per job id. `likelyNew`: the caller has just made the job (the edge's
+   * Accepted record), so a store may try creating it without reading first; the result is the same either way.
+   */
+  update(tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord, hint?: { likelyNew?: boolean }): Promise<JobRecord>;
   /** Removes these jobs' records; returns how many existed. */
   forget(tenantId: string, jobIds: string[]): Promise<number>;
   /**

@@ -98,6 +98,19 @@ export function describeJobStoreContract(adapterName: string, factory: StoreFact
       expect(await store.get(tenant, 'job-1')).to.deep.equal(changed);
     });
 
+    it('gives a change hinted likelyNew the stored record when the job exists, and creates it when not', async () => {
+      const first = await store.update(tenant, 'job-hint', () => newJob(tenant, 'job-hint'), { likelyNew: true });
+      expect(await store.get(tenant, 'job-hint')).to.deep.equal(first);
+      let seen: JobRecord | null | undefined;
+      const changed = await store.update(tenant, 'job-hint', (current) => {
+        seen = current;
+        return { ...(current ?? newJob(tenant, 'job-hint')), partCount: (current?.partCount ?? 0) + 1 };
+      }, { likelyNew: true });
+      expect(seen, 'the existing record').to.deep.equal(first);
+      expect(changed.partCount).to.equal((first.partCount ?? 0) + 1);
+      expect(await store.get(tenant, 'job-hint')).to.deep.equal(changed);
+    });
+
     it('loses no update when 50 run at once on one job', async () => {
       const updates = Array.from({ length: 50 }, (_, i) =>
         store.update(tenant, 'job-1', (current) => {

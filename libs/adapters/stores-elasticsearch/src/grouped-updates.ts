@@ -10,6 +10,8 @@ interface Pending<T> {
   id: string;
   what: string;
   change: (current: T | null) => T;
+  /** Written as new without a read first; a conflict (it existed) sends it the usual way. */
+  likelyNew: boolean;
   round: number;
   resolve: (document: T) => void;
   reject: (error: unknown) => void;
@@ -20,8 +22,8 @@ interface Pending<T> {
  * updates that come while a group is being written going together in the next: one realtime mget reads them all, one
  * bulk writes each with if_seq_no/if_primary_term (create for a new one), and an update that lost its race to
  * another writer reads again in a later group, after a jittered backoff. So N concurrent updates of different
- * documents cost two requests, not 2N. The caller keeps updates of one id from overlapping (KeyLock): two in one
- * group would lose to each other.
+ * documents cost two requests, not 2N (one, when all are of documents the caller has just made). The caller keeps
+ * updates of one id from overlapping (KeyLock): two in one group would lose to each other.
  */
 export class GroupedUpdates<T> {
   private waiting: Array<Pending<T>> = [];
@@ -34,10 +36,13 @@ export class GroupedUpdates<T> {
     private readonly retry: ConflictRetryOptions = defaultConflictRetry,
   ) {}
 
-  /** The document as written; a throwing change rejects with its error, and nothing is written. */
-  update(id: string, what: string, change: (current: T | null) => T): Promise<T> {
+  /**
+   * The document as written; a throwing change rejects with its error, and nothing is written. `likelyNew`: the
+   * caller has just made the document's subject, so it is created without a read, and read only if it existed.
+   */
+  update(id: string, what: string, change: (current: T | null) => T, hint?: { likelyNew?: boolean }): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ id, what, change, round: 0, resolve, reject });
+      this.waiting.push({ id, what, change, likelyNew: hint?.likelyNew === true, round: 0, resolve, reject });
       void this.writeWaiting();
     });
   }
@@ -46,6 +51,9 @@ export class GroupedUpdates<T> {
     if (this.writing) return;
     this.writing = true;
     try {
+      // Updates asked for in the same turn of the event loop (a batch's jobs, requests that arrived together) go in
+      // the first group rather than the first alone.
+      await new Promise((resolve) => setImmediate(resolve));
       while (this.waiting.length > 0) {
         const group = this.waiting.splice(0, MAX_GROUP);
         const lost = await this.writeGroup(group);
@@ -58,6 +66,7 @@ export class GroupedUpdates<T> {
 
   private again(update: Pending<T>): void {
     update.round += 1;
+    update.likelyNew = false;
     if (update.round >= this.retry.attempts) return update.reject(conflictError(this.family, update.what, this.retry.attempts));
     setTimeout(() => {
       this.waiting.push(update);
@@ -68,21 +77,24 @@ export class GroupedUpdates<T> {
   /** Writes one group; answers the updates that lost to another writer. Every other update is settled. */
   private async writeGroup(group: Array<Pending<T>>): Promise<Array<Pending<T>>> {
     const what = `${group[0]!.what}${group.length > 1 ? ` and ${group.length - 1} more` : ''}`;
-    let docs: Array<estypes.MgetResponseItem<T>>;
-    try {
-      const response = await timeStep('elasticsearch', () => this.client.mget<T>({ index: this.index, ids: group.map((update) => update.id) }));
-      docs = readableDocs(this.family, what, response.docs);
-    } catch (error) {
-      const failure = engineError(this.family, what, error);
-      for (const update of group) update.reject(failure);
-      return [];
+    const read = group.filter((update) => !update.likelyNew);
+    const docs = new Map<Pending<T>, estypes.MgetResponseItem<T>>();
+    if (read.length > 0) {
+      try {
+        const response = await timeStep('elasticsearch', () => this.client.mget<T>({ index: this.index, ids: read.map((update) => update.id) }));
+        readableDocs(this.family, what, response.docs).forEach((doc, i) => docs.set(read[i]!, doc));
+      } catch (error) {
+        const failure = engineError(this.family, what, error);
+        for (const update of group) update.reject(failure);
+        return [];
+      }
     }
 
     const writes: Array<{ update: Pending<T>; next: T }> = [];
     const operations: estypes.BulkRequest['operations'] = [];
-    group.forEach((update, i) => {
-      const doc = docs[i]!;
-      const current = 'found' in doc && doc.found && doc._source !== undefined ? doc : null;
+    group.forEach((update) => {
+      const doc = docs.get(update);
+      const current = doc && 'found' in doc && doc.found && doc._source !== undefined ? doc : null;
       let next: T;
       try {
         next = update.change(current ? current._source! : null);

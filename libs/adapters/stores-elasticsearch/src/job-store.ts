@@ -47,7 +47,7 @@ export class ElasticsearchJobStore implements JobStore {
     return found && found.source.tenantId === tenantId && found.source.jobId === jobId ? found.source : null;
   }
 
-  async update(tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord): Promise<JobRecord> {
+  async update(tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord, hint?: { likelyNew?: boolean }): Promise<JobRecord> {
     this.checkOpen();
     checkJobKey(tenantId, jobId);
     const id = documentId(tenantId, jobId);
@@ -59,7 +59,7 @@ export class ElasticsearchJobStore implements JobStore {
           throw new MemoryServiceError('JOBS.INVALID_RECORD', `a change of job ${tenantId}/${jobId} returned a record for ${String(next?.tenantId)}/${String(next?.jobId)}`);
         }
         return next;
-      }),
+      }, hint),
     );
   }
 

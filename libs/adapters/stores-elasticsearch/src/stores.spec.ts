@@ -171,6 +171,11 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(requests, 'requests for 200 updates').to.be.at.most(20);
       const records = await Promise.all(ids.map((jobId) => stores.jobs.get(tenant, jobId)));
       expect(records.map((record) => record!.partCount)).to.deep.equal(ids.map((jobId) => (jobId === 'job-0' ? 2 : 1)));
+
+      // Jobs just made (the edge's Accepted records) are created without a read: one request for the group.
+      const created = new StepTimings();
+      await withStepTimings(created, () => Promise.all(['new-1', 'new-2', 'new-3'].map((jobId) => stores.jobs.update(tenant, jobId, (current) => job(jobId, current), { likelyNew: true }))));
+      expect(created.list().find((step) => step.step === 'elasticsearch')!.count).to.equal(1);
     });
 
     it('counts the ids of a centroid save as members even when it stopped before writing their member documents', async () => {
