@@ -2,12 +2,14 @@ import { expect } from 'chai';
 import { Agent, createServer, request } from 'node:http';
 import { closeHttpServer } from './close-server.js';
 
-/** One GET on a kept-alive agent: the status, or the error code when no answer came. */
+/** One GET on a kept-alive agent: the status, 'cut' for an answer that began and broke off, or the error code when no answer came. */
 function get(port: number, agent: Agent): Promise<number | string> {
   return new Promise((resolve) => {
     const req = request({ host: '127.0.0.1', port, path: '/', agent }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('aborted', () => resolve('cut'));
+      res.on('error', () => resolve('cut'));
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     req.end();
@@ -39,6 +41,9 @@ describe('closeHttpServer', () => {
     expect(took, 'closed within a couple of answers').to.be.below(1_000);
     const cut = answers.findIndex((answer) => answer !== 200);
     expect(answers.slice(0, cut === -1 ? undefined : cut).length, 'answered before the close').to.be.greaterThan(2);
-    if (cut !== -1) expect(new Set(answers.slice(cut)), 'after the close: refused, never a cut answer').to.deep.equal(new Set(['ECONNREFUSED']));
+    // A request sent on the kept-alive connection just as the server closed it as idle gets a reset and no byte of
+    // an answer: HTTP's own race, which a client settles by sending it again (the edge asks the next search app).
+    const after = answers.slice(cut === -1 ? answers.length : cut);
+    expect(after.filter((answer) => answer !== 'ECONNREFUSED' && answer !== 'ECONNRESET'), 'after the close: refused or reset, never a cut answer').to.deep.equal([]);
   });
 });
