@@ -54,16 +54,28 @@ export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<
       }),
     resolved.logger,
   );
-  try {
-    await admin.connect();
-    await appender.connect();
-  } catch (error) {
-    await appender.close();
-    await admin.disconnect().catch(() => undefined);
-    throw mapKafkaError(error, `connecting to Kafka at ${resolved.brokers.join(',')}`);
-  }
+  // A broker that is starting, or a box too busy for kafkajs' own metadata wait ("Broker -1 not found in the cached
+  // metadata"), fails a connect that the next one gets through: a few tries before a process refuses to start.
+  const doing = `connecting to Kafka at ${resolved.brokers.join(',')}`;
+  await withKafkaRetries(
+    doing,
+    async () => {
+      try {
+        await admin.connect();
+        await appender.connect();
+      } catch (error) {
+        await appender.close();
+        await admin.disconnect().catch(() => undefined);
+        throw error;
+      }
+    },
+    { retries: Math.min(resolved.retries, CONNECT_RETRIES), beforeRetry: (error) => resolved.logger.warn('could not connect to Kafka, trying again', { error: error.message }) },
+  );
   return new KafkaEventLog(resolved, kafka, admin, appender, access);
 }
+
+/** Connects tried again at open, each after kafkajs' own retries. */
+const CONNECT_RETRIES = 2;
 
 /** How long ensureTopics waits for a new topic's partition leaders beyond kafkajs' own wait. */
 const LEADER_WAIT_MS = 30_000;

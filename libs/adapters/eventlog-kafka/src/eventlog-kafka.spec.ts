@@ -244,6 +244,26 @@ describeWithEngine(
         expect((await log.lag(group, name))[0]).to.include({ committed: 5, end: 5 });
       });
 
+      it('opens when its first connect fails (a broker starting, a metadata hiccup), trying again before refusing to start', async () => {
+        const network = cuttableNetwork();
+        network.cut();
+        let refused = 0;
+        const said: string[] = [];
+        // The first connect (with kafkajs' one retry: two sockets) meets a refusing broker; the next one gets through.
+        const factory: ISocketFactory = (args) => {
+          if (++refused === 2) setImmediate(() => network.restore());
+          return network.socketFactory(args);
+        };
+        const opened = await openKafkaEventLog({ ...options, retries: 1, socketFactory: factory, logger: recordingLogger(said) });
+        try {
+          expect(said).to.include('could not connect to Kafka, trying again');
+          const name = await topic(1);
+          await opened.append(name, [{ key: 'k', value: Buffer.from('v') }]);
+        } finally {
+          await opened.close();
+        }
+      });
+
       it('a consumer that kafkajs restarted after losing the broker rejoins its group at once, not after the old session times out', async function () {
         this.timeout(90_000);
         const name = await topic(1);
