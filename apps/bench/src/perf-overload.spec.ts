@@ -16,6 +16,7 @@ describe('the overload scenario', () => {
     sustainablePerS: 100,
     limits: overloadLimits(100),
     seconds: 60,
+    quietPartition: 'shared',
     loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),
     quietAlone: fresh([100, 120, 140]),
     quietLoaded: fresh([110, 150, 200]),
