@@ -9,7 +9,6 @@ import type { EventLog, SchemaRegistry } from '@memory/ports';
 import { runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
 import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
-import { samePartitionUser } from '@memory/testing';
 
 /** The stage runner on the real embedded log: retries, poison isolation, dead letters and job failure. */
 describe('stage runner on the embedded log', function () {
@@ -233,82 +232,6 @@ describe('stage runner on the embedded log', function () {
       await consumer.stop();
       expect(failedOnce).to.equal(true);
       expect(await publishedJobs()).to.deep.equal(oneUser.map((r) => r.jobId));
-      expect(await readAll('deadLetter')).to.have.length(0);
-    });
-  });
-
-  describe('a compute-only stage with two end users on one partition', () => {
-    // The flood's user and another whose records land on the same partition (two partitions in these tests).
-    const loud = { tenantId: 't', endUserId: 'loud' };
-    const quiet = { tenantId: 'u', endUserId: samePartitionUser('u', 'quiet', loud, 2) };
-    const of = (user: { tenantId: string; endUserId: string }, n: number): IngestRequested => ({
-      ...request(n, `${user.endUserId} ${n}`), jobId: `job_${1000 + n}_${user.endUserId}`, tenantId: user.tenantId, endUserId: user.endUserId,
-    });
-    // Eight of the flood, the other user's one after the first six: in log order it shares a slice with the flood.
-    const flood = [1, 2, 3, 4, 5, 6, 8, 9].map((n) => of(loud, n));
-    const single = of(quiet, 7);
-    const inLogOrder = [...flood.slice(0, 6), single, ...flood.slice(6)];
-    const sharedPartition = async () => ((await log.read(EVENTS.ingestRequested.topic, 0, 0, 1)).length > 0 ? 0 : 1);
-    const outputsInLogOrder = async () => {
-      const out = [];
-      for (const record of await log.read(EVENTS.jobStatus.topic, await sharedPartition(), 0, 1000)) out.push((await codec.decode('jobStatus', record.value)).jobId);
-      return out;
-    };
-
-    it('publishes the other user\'s record while the flood\'s are still processing, each user\'s in order, and commits after all', async () => {
-      let heldUntilOtherPublished: boolean | null = null;
-      // The flood's slices are held until the other user's output is in the log (2 s at most, so a runner that
-      // publishes in log order finishes, late, and fails below instead of hanging).
-      const otherPublished = (async () => {
-        const deadline = Date.now() + 2_000;
-        while (Date.now() < deadline) {
-          if ((await outputsInLogOrder()).includes(single.jobId)) return true;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        return false;
-      })();
-      const stage: StageSpec<'ingestRequested', Record<string, never>> = {
-        name: 'compute-fair', group: 'compute-fair', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
-        async process(batch) {
-          if (batch.some((item) => item.value.endUserId === loud.endUserId)) heldUntilOtherPublished = await otherPublished;
-          // The flood's later slices finish first: publishing must still follow each user's input order.
-          await new Promise((r) => setTimeout(r, 50 - 5 * flood.findIndex((request) => request.jobId === batch[0]!.value.jobId)));
-          return batch.map((item) => [progress('compute-fair', item.value)]);
-        },
-      };
-      await publish(inLogOrder);
-      expect((await log.read(EVENTS.ingestRequested.topic, await sharedPartition(), 0, 100)).length, 'both users on one partition').to.equal(inLogOrder.length);
-      const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), maxBatchSize: 2 });
-      await until(async () => (await log.lag('compute-fair', EVENTS.ingestRequested.topic)).every((p) => p.committed === p.end));
-      await consumer.stop();
-
-      expect(heldUntilOtherPublished, 'the other user\'s output was appended while the flood was held').to.equal(true);
-      const outputs = await outputsInLogOrder();
-      expect(outputs[0]).to.equal(single.jobId);
-      expect(outputs.filter((jobId) => jobId !== single.jobId)).to.deep.equal(flood.map((r) => r.jobId));
-      expect(outputs).to.have.length(inLogOrder.length);
-    });
-
-    it('after a failed slice of the flood, publishes the rest once each and in each user\'s order', async () => {
-      let failedOnce = false;
-      const stage: StageSpec<'ingestRequested', Record<string, never>> = {
-        name: 'compute-fair-flaky', group: 'compute-fair-flaky', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
-        async process(batch) {
-          if (batch[0]!.value.jobId === flood[2]!.jobId && !failedOnce) {
-            failedOnce = true;
-            throw new MemoryServiceError('TEST.BUSY', 'store busy', { retriable: true });
-          }
-          return batch.map((item) => [progress('compute-fair-flaky', item.value)]);
-        },
-      };
-      await publish(inLogOrder);
-      const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), maxBatchSize: 2, retry: { initialDelayMs: 1, retries: 3 } });
-      await until(async () => (await log.lag('compute-fair-flaky', EVENTS.ingestRequested.topic)).every((p) => p.committed === p.end));
-      await consumer.stop();
-      expect(failedOnce).to.equal(true);
-      const outputs = await outputsInLogOrder();
-      expect(outputs.filter((jobId) => jobId !== single.jobId)).to.deep.equal(flood.map((r) => r.jobId));
-      expect(outputs.filter((jobId) => jobId === single.jobId)).to.have.length(1);
       expect(await readAll('deadLetter')).to.have.length(0);
     });
   });

@@ -22,9 +22,9 @@ interface PassageWork {
  * query waits for at most the turn that was running when it came: one query, or PASSAGES_PER_TURN passages.
  *
  * Passage requests that have not had a turn yet go before those under way, for one turn each; after it they queue
- * behind the older ones. The pipeline embeds per end user (the stage runner slices a batch by key, even when two
- * users share a partition): one user's flood of memories is then one long request, and another user's single
- * memory waits for a turn of it, not for all of it. A request under way loses at most one turn to each newcomer, and newcomers are bounded by the
+ * behind the older ones. The pipeline embeds per partition, and a partition is one end user's or another's: one
+ * user's flood of memories is then one long request, and another user's single memory waits for a turn of it, not
+ * for all of it. A request under way loses at most one turn to each newcomer, and newcomers are bounded by the
  * callers waiting on them, so it is never starved.
  */
 const port = parentPort!;

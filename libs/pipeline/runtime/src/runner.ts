@@ -11,18 +11,15 @@ export interface RunnerDeps {
   codec: AvroCodec;
   logger: Logger;
   retry?: Partial<RetryOptions>;
-  /**
-   * Records per call of a stage's process; a stage that computes only takes batches of SLICES_IN_FLIGHT times this,
-   * cut into slices of one key each, all in flight at once.
-   */
+  /** Records per call of a stage's process; a stage that computes only is handed SLICES_IN_FLIGHT of these at once. */
   maxBatchSize?: number;
 }
 
 /**
- * Slices of one key's records a compute-only stage has in flight (other keys' slices of the batch come on top).
- * With one, the model thread idled while the enricher decoded, enriched and published around each model call; with
- * eight, one slice's enrichment and publishing overlap the others' model calls, and the model waits only at the
- * start of a batch, for its first slice to be enriched (README, Performance).
+ * Slices of a batch a compute-only stage has in flight. With one, the model thread idled while the enricher decoded,
+ * enriched and published around each model call; with eight, one slice's enrichment and publishing overlap the
+ * others' model calls, and the model waits only at the start of a batch, for its first slice to be enriched (README,
+ * Performance).
  */
 export const SLICES_IN_FLIGHT = 8;
 
@@ -104,36 +101,23 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
 
   const sliceSize = deps.maxBatchSize ?? Number.POSITIVE_INFINITY;
   /**
-   * Processes the records of a batch not yet in `published`, and publishes them. A compute-only stage's batch is cut
-   * into slices of one key each (slicesByKey), all started at once; a slice is published as soon as it is processed
-   * and its key's slice before it is published, so one end user's flood does not hold another's single record back
-   * in the same partition, and each key's outputs still follow its inputs' order. The offsets are committed only
-   * after the whole batch is published, so at-least-once holds whatever order the keys finish in.
+   * Processes what is left of a batch and publishes it in order. A compute-only stage's slices are all started at
+   * once; `done` counts the records whose outputs are appended, so a retry does not publish them a second time.
    */
-  const processAndPublish = async (batch: Array<Incoming<In>>, published: Set<Incoming<In>>) => {
-    const rest = batch.filter((item) => !published.has(item));
-    if (rest.length === 0) return;
-    const slices = stage.computesOnly ? slicesByKey(rest, sliceSize) : [rest];
+  const processAndPublish = async (batch: Array<Incoming<In>>, done: { published: number }) => {
+    const rest = batch.slice(done.published);
+    const slices = stage.computesOnly ? chunk(rest, sliceSize) : [rest];
     const outputs = slices.map((slice) => stage.process(slice, stageDeps));
-    // A failure is reported once every slice has settled; the slices not published are processed again on retry.
+    // A failure is reported when its slice's turn comes; the slices after it are processed again on retry.
     for (const pending of outputs) pending.catch(() => undefined);
-    const keyDone = new Map<string, Promise<void>>();
-    const publishing = slices.map((slice, i) => {
-      const key = slice[0]!.key;
-      // A key's slice waits for that key's slice before it; if that one failed, this one is not published either.
-      const done = (keyDone.get(key) ?? Promise.resolve()).then(async () => {
-        // process returns the outputs of each input at its index: each output takes its input's request id.
-        await publish((await outputs[i]!).flatMap((emits, j) => emits.map((emit) => ({ emit, requestId: slice[j]?.requestId }))));
-        for (const item of slice) published.add(item);
-        stageRecords.inc({ stage: stage.name, outcome: 'processed' }, slice.length);
-        for (const item of slice) logger.debug('record processed', { topic: item.topic, partition: item.partition, offset: item.offset, jobId: jobOf(item.value)?.jobId, requestId: item.requestId });
-      });
-      keyDone.set(key, done);
-      return done;
-    });
-    // Settled, not raced: a retry must not start while a slice of this attempt may still publish.
-    const failed = (await Promise.allSettled(publishing)).find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    for (let i = 0; i < slices.length; i++) {
+      const slice = slices[i]!;
+      // process returns the outputs of each input at its index: each output takes its input's request id.
+      await publish((await outputs[i]!).flatMap((emits, j) => emits.map((emit) => ({ emit, requestId: slice[j]?.requestId }))));
+      done.published += slice.length;
+      stageRecords.inc({ stage: stage.name, outcome: 'processed' }, slice.length);
+      for (const item of slice) logger.debug('record processed', { topic: item.topic, partition: item.partition, offset: item.offset, jobId: jobOf(item.value)?.jobId, requestId: item.requestId });
+    }
   };
 
   /** A retried batch's log line names its record when it is one (a record retried alone after its batch failed). */
@@ -171,15 +155,15 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const good = decoded.filter((d): d is Incoming<In> => d !== null);
     if (good.length === 0) return;
     const attempts = { count: 1 };
-    const published = new Set<Incoming<In>>();
+    const done = { published: 0 };
     try {
-      await retry(() => processAndPublish(good, published), retryOptions(attempts, good));
+      await retry(() => processAndPublish(good, done), retryOptions(attempts, good));
     } catch (batchError) {
       // An engine outage outlasting the retries is no fault of these records: dead-lettering them would fail every
       // job in flight. The batch goes back to the log uncommitted and comes again, with backoff, until the engine
       // answers; what was already published is written again as the same upserts.
       if (isEngineOutage(batchError)) throw batchError;
-      const failing = good.filter((item) => !published.has(item));
+      const failing = good.slice(done.published);
       if (failing.length === 1) {
         await deadLetter(records[decoded.indexOf(failing[0]!)]!, batchError, attempts.count, failing[0]);
         return;
@@ -188,7 +172,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       for (const item of failing) {
         const one = { count: 1 };
         try {
-          await retry(() => processAndPublish([item], new Set()), retryOptions(one, [item]));
+          await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one, [item]));
         } catch (error) {
           if (isEngineOutage(error)) throw error;
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
@@ -218,27 +202,11 @@ function forgottenUpdate(record: LogRecord, error: unknown): { jobId: string; te
   return { jobId, tenantId: subject.tenantId, endUserId: subject.endUserId };
 }
 
-/**
- * A batch cut into slices of one key each, of at most `size` records, in the key's order. The slices go round-robin
- * (every key's first slice, then every key's second): a compute stage's slices start in this order, and the model
- * thread serves requests that have not had a turn yet first, so a key with one record waits for a turn of another
- * key's flood, not for all of it.
- */
-export function slicesByKey<T extends { key: string }>(items: T[], size: number): T[][] {
-  const byKey = new Map<string, T[][]>();
-  for (const item of items) {
-    const slices = byKey.get(item.key) ?? [];
-    const last = slices[slices.length - 1];
-    if (last && last.length < size) last.push(item);
-    else slices.push([item]);
-    byKey.set(item.key, slices);
-  }
-  const rounds = Math.max(0, ...[...byKey.values()].map((slices) => slices.length));
-  const out: T[][] = [];
-  for (let round = 0; round < rounds; round++) {
-    for (const slices of byKey.values()) if (slices[round]) out.push(slices[round]!);
-  }
-  return out;
+function chunk<T>(items: T[], size: number): T[][] {
+  if (items.length <= size) return [items];
+  const slices: T[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
 }
 
 function jobOf(value: unknown): { jobId: string; tenantId: string; endUserId: string } | null {

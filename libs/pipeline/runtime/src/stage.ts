@@ -30,9 +30,8 @@ export interface StageSpec<In extends EventName, Deps> {
   outputs: readonly EventName[];
   /**
    * True when `process` only computes (it writes to no store), so slices of a batch may be processed at the same
-   * time: the runner then works on several slices at once, one key (end user) each, and publishes each key's
-   * outputs in order. The enricher is the one: its next slice is enriched, and its last one published, while the
-   * model embeds; another end user's slice is embedded beside a flood's instead of behind it.
+   * time: the runner then works on several slices at once and publishes their outputs in order. The enricher is
+   * the one: its next slice is enriched, and its last one published, while the model embeds.
    */
   computesOnly?: boolean;
   process(batch: Array<Incoming<In>>, deps: Deps): Promise<Emit[][]>;
