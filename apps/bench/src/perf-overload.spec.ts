@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { partitionFor, userKey } from '@memory/contracts';
 import { summarizeLatencies } from '@memory/evaluation';
+import { otherPartitionUser, samePartitionUser } from '@memory/testing';
 import type { Freshness } from './load-commands.js';
 import { overloadLimits, overloadVerdicts, type OverloadFigures } from './perf-overload.js';
 
@@ -16,6 +18,7 @@ describe('the overload scenario', () => {
     sustainablePerS: 100,
     limits: overloadLimits(100),
     seconds: 60,
+    quietPartition: 'shared',
     loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),
     quietAlone: fresh([100, 120, 140]),
     quietLoaded: fresh([110, 150, 200]),
@@ -34,5 +37,12 @@ describe('the overload scenario', () => {
     expect(passes({ quietLoaded: fresh([150, 250, 400]) })).to.deep.equal([true, false, true]);
     expect(passes({ quietLoaded: fresh([110], { sent: 2, accepted: 1, refused: { 429: 1 } }) })).to.deep.equal([true, false, true]);
     expect(passes({ rss: { beforeMb: 400, peakMb: 900, firstHalfPeakMb: 500, secondHalfPeakMb: 900, samplesMb: [450, 500, 700, 900] } })).to.deep.equal([true, true, false]);
+  });
+
+  it('puts the other tenant\'s end user on the loud one\'s partition, or on another, as asked', () => {
+    const loud = { tenantId: 'acme', endUserId: 'loud-1764150000000' };
+    const partitionOf = (tenantId: string, endUserId: string) => partitionFor(userKey(tenantId, endUserId), 8);
+    expect(partitionOf('globex', samePartitionUser('globex', 'quiet-loaded', loud))).to.equal(partitionOf(loud.tenantId, loud.endUserId));
+    expect(partitionOf('globex', otherPartitionUser('globex', 'quiet-loaded', [loud]))).to.not.equal(partitionOf(loud.tenantId, loud.endUserId));
   });
 });

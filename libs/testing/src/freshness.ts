@@ -37,8 +37,21 @@ export async function probeTextFreshness(api: Caller, options: { everyMs: number
  */
 export function otherPartitionUser(tenantId: string, base: string, others: Array<{ tenantId: string; endUserId: string }>, partitions = 8): string {
   const taken = new Set(others.map((other) => partitionFor(userKey(other.tenantId, other.endUserId), partitions)));
+  return firstUser(tenantId, base, partitions, (partition) => !taken.has(partition));
+}
+
+/**
+ * An end user id, `base` with a number, whose records land on the same partition as `other`'s: the worst case for
+ * a user beside a flood, since its records then share every stage's batches with the flood's.
+ */
+export function samePartitionUser(tenantId: string, base: string, other: { tenantId: string; endUserId: string }, partitions = 8): string {
+  const shared = partitionFor(userKey(other.tenantId, other.endUserId), partitions);
+  return firstUser(tenantId, base, partitions, (partition) => partition === shared);
+}
+
+function firstUser(tenantId: string, base: string, partitions: number, fits: (partition: number) => boolean): string {
   for (let i = 0; ; i++) {
     const candidate = `${base}-${i}`;
-    if (!taken.has(partitionFor(userKey(tenantId, candidate), partitions))) return candidate;
+    if (fits(partitionFor(userKey(tenantId, candidate), partitions))) return candidate;
   }
 }

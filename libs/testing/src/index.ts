@@ -23,7 +23,7 @@ export { describeDocumentScenarios, TEST_DOCUMENT_MAX_BYTES, uploadDocument } fr
 export { describeIdempotencyScenarios, type RestartableService } from './idempotency-scenarios.js';
 export { MANUAL_PAGES, writePdf } from './test-documents.js';
 export { hostilePdf, pixelBombPng } from './hostile-files.js';
-export { probeTextFreshness, textFreshnessMs, otherPartitionUser } from './freshness.js';
+export { probeTextFreshness, textFreshnessMs, otherPartitionUser, samePartitionUser } from './freshness.js';
 export { describeKeyStoreContract } from './key-store-contract.js';
 export { describeForgetScenarios } from './forget-scenarios.js';
 export { describeUpdateScenarios } from './update-scenarios.js';
