@@ -110,18 +110,14 @@ async function searchBreakdown(connection: ApiConnection, endUserId: string, que
   return { samples: samples.length, steps: summariseBreakdown(samples) };
 }
 
-/**
- * Memories sent one at a time, each with a request id of its own and a code no other memory holds; each is followed
- * until a direct lookup of its code finds it and its job is Completed, then the records its request id marks are
- * read back from the topics.
- */
 /** Sends the n-th followed memory with its code in the content and the given request id; answers the HTTP reply. */
 type Send = (n: number, code: string, requestId: string) => ReturnType<ApiConnection['call']>;
 
 /**
- * Follows memories one at a time from the request through every topic to the first direct lookup that finds their
- * code and their job's Completed: ingested ones, or corrections of memories ingested before (PATCH). Answers the
- * steps and the job ids, the first two (which warm the stages up: first model call, first writes) not measured.
+ * Memories sent one at a time (ingested ones, or corrections of memories ingested before), each with a request id
+ * of its own and a code no other memory holds; each is followed until a direct lookup of its code finds it and its
+ * job is Completed, then the records its request id marks are read back from the topics. Answers the steps and the
+ * job ids; the first two (which warm the stages up: first model call, first writes) are not measured.
  */
 async function followBreakdown(connection: ApiConnection, namespace: string, endUserId: string, count: number, label: string, send: Send): Promise<{ samples: number; steps: StepSummary[]; jobIds: string[] }> {
   const followed: Array<{ requestId: string; sentAt: number; acceptedAt: number; visibleAt: number; completedAt: number; accept: StepTiming[] }> = [];
