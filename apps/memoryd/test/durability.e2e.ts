@@ -4,6 +4,13 @@ import { KEYS, caller, memorydProcess, waitForDrain, waitForJob } from './harnes
 import { EVENTS } from '@memory/contracts';
 import { resetAllGroupsToEarliest, snapshotStores, topicSize } from './store-snapshot.js';
 
+interface UserSnapshot {
+  count: number;
+  memories: Array<{ vector: number[] }>;
+  centroid: { sum: number[]; memoryCount: number };
+  centroidMembers: Record<string, { version: number } | null>;
+}
+
 const scopes = [{ tenantId: 'acme', endUserId: 'alice' }, { tenantId: 'acme', endUserId: 'bob' }];
 
 describe('durability and replay (embedded default)', function () {
@@ -28,19 +35,31 @@ describe('durability and replay (embedded default)', function () {
         jobIds.push(ack.body.jobId);
       }
       await waitForDrain(service);
+      // A correction: its version, and the centroid member it swaps, must come out of the replay as they went in.
+      const alice = caller(service, KEYS.acme, 'alice');
+      const corrected = await alice.patch(`/v1/memories/${memoryIdOf(jobIds[2]!, 0)}`, { content: 'I love the dentist, my appointment is on Friday at 10am' });
+      expect(corrected.status).to.equal(202);
+      expect((await waitForJob(alice, corrected.body.jobId, 30_000)).status).to.equal('Completed');
+      jobIds.push(corrected.body.jobId);
       await service.stop();
       const before = await snapshotStores(service.dataDir, scopes, jobIds);
-      expect((before.users['acme/alice'] as { count: number }).count).to.equal(3);
+      const aliceBefore = before.users['acme/alice'] as UserSnapshot;
+      expect(aliceBefore.count).to.equal(3);
+      // The corrected member was swapped, not added: the centroid is the sum of the vectors the store holds now.
+      expect(aliceBefore.centroidMembers[memoryIdOf(jobIds[2]!, 0)]?.version).to.equal(2);
+      expect(aliceBefore.centroid.memoryCount).to.equal(3);
+      const sum = aliceBefore.memories.reduce((acc, m) => acc.map((x, i) => x + m.vector[i]!), new Array<number>(aliceBefore.centroid.sum.length).fill(0));
+      aliceBefore.centroid.sum.forEach((x, i) => expect(x).to.be.closeTo(sum[i]!, 1e-4));
 
       const resolvedBefore = await topicSize(service.dataDir, EVENTS.resolved.topic);
-      expect(resolvedBefore).to.equal(texts.length);
+      expect(resolvedBefore).to.equal(texts.length + 1);
 
       await resetAllGroupsToEarliest(service.dataDir);
       await service.start();
       await waitForDrain(service);
       await service.stop();
       // The replay really ran: every request was resolved (and so enriched and written) a second time.
-      expect(await topicSize(service.dataDir, EVENTS.resolved.topic)).to.equal(2 * texts.length);
+      expect(await topicSize(service.dataDir, EVENTS.resolved.topic)).to.equal(2 * (texts.length + 1));
       const after = await snapshotStores(service.dataDir, scopes, jobIds);
       expect(after).to.deep.equal(before);
     } finally {

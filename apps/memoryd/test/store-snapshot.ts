@@ -8,7 +8,7 @@ import { createEmbeddedJobStore } from '@memory/jobs-embedded';
 
 /**
  * Everything the stores hold for some end users, read with the real adapters while the service is stopped:
- * memories (with vectors), centroid, graph neighbourhood and jobs.
+ * memories (with vectors), centroid and its members, graph neighbourhood and jobs.
  */
 export async function snapshotStores(dataDir: string, scopes: Scope[], jobIds: string[]) {
   const { vectors, centroids } = await openEmbeddedVectorStores({ dir: join(dataDir, 'vectors') });
@@ -26,6 +26,7 @@ export async function snapshotStores(dataDir: string, scopes: Scope[], jobIds: s
         count: await vectors.count(scope),
         memories,
         centroid: centroid && { ...centroid, sum: Array.from(centroid.sum) },
+        centroidMembers: Object.fromEntries(await centroids.members(scope, ids)),
         neighbours,
       };
     }

@@ -221,7 +221,7 @@ describe('search strategies on the embedded stores', function () {
       const sum = current ? current.sum.map((x, j) => x + vector[j]!) : Float32Array.from(vector);
       const norm = Math.hypot(...sum);
       const similarity = sum.reduce((acc, x, j) => acc + (x / norm) * vector[j]!, 0);
-      await stores.centroids.save(scope, { embeddingModel: 'test-model@1', sum, memoryCount: (current?.memoryCount ?? 0) + 1, similaritySum: (current?.similaritySum ?? 0) + similarity }, [`m${i}`]);
+      await stores.centroids.save(scope, { embeddingModel: 'test-model@1', sum, memoryCount: (current?.memoryCount ?? 0) + 1, similaritySum: (current?.similaritySum ?? 0) + similarity }, new Map([[`m${i}`, { version: 1, similarity }]]));
     }
     const embedder = fixedEmbedder({ broad: unitVector(DIMS, { 0: 1, 1: 1 }), narrow: unitVector(DIMS, { 2: 1, 3: 1 }) });
     const broad = await search('broad', 'centroid_aware', embedder, 5);

@@ -78,7 +78,7 @@ export interface VectorStore {
   close(): Promise<void>;
 }
 
-/** The end user's semantic centroid and the ids already folded into it (so a replay does not count one twice). */
+/** The end user's semantic centroid: the sum of its members' vectors and their spread. */
 export interface Centroid {
   embeddingModel: string;
   /** Sum of member vectors (not normalised), so adding a member is exact. */
@@ -88,12 +88,24 @@ export interface Centroid {
   similaritySum: number;
 }
 
+/**
+ * What a centroid records of one member: the version of the memory folded in (so a redelivered or replayed commit is
+ * not counted twice) and its share of similaritySum (so a corrected member's share can be taken out exactly).
+ */
+export interface CentroidMember {
+  version: number;
+  similarity: number;
+}
+
 export interface CentroidStore {
   get(scope: Scope): Promise<Centroid | null>;
-  /** Which of these memory ids are already part of the centroid. */
-  members(scope: Scope, memoryIds: string[]): Promise<Set<string>>;
-  /** Saves the centroid and records the new member ids, atomically. */
-  save(scope: Scope, centroid: Centroid, newMemberIds: string[]): Promise<void>;
+  /**
+   * Which of these memory ids are already part of the centroid, with what it recorded of each; null for a member
+   * recorded before members carried their version (its share is unknown: a change of it needs a recompute).
+   */
+  members(scope: Scope, memoryIds: string[]): Promise<Map<string, CentroidMember | null>>;
+  /** Saves the centroid and records these members (new ones, or a new version of one), atomically. */
+  save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>): Promise<void>;
   /** Removes the end user's centroid and its member list (before it is recomputed without forgotten memories). */
   reset(scope: Scope): Promise<void>;
   close(): Promise<void>;

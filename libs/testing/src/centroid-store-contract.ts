@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { Centroid, CentroidStore, Scope } from '@memory/ports';
+import type { Centroid, CentroidMember, CentroidStore, Scope } from '@memory/ports';
+import { expectCode } from './wait-for.js';
 import { freshScope } from './memory-fixtures.js';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
 
@@ -9,6 +10,10 @@ const centroid = (sum: number[], memoryCount: number, similaritySum: number): Ce
   memoryCount,
   similaritySum,
 });
+
+/** What a save records of each member: a version and a share, different for each id so a mix-up shows. */
+const member = (id: string, version = 1): CentroidMember => ({ version, similarity: 0.5 + Number(id.replace(/\D/g, '')) / 10 });
+const members = (...ids: string[]): Map<string, CentroidMember> => new Map(ids.map((id) => [id, member(id)]));
 
 /** The behaviour every CentroidStore adapter must show; each test uses scopes of its own. */
 export function describeCentroidStoreContract(adapterName: string, factory: StoreFactory<CentroidStore>): void {
@@ -30,57 +35,73 @@ export function describeCentroidStoreContract(adapterName: string, factory: Stor
 
     it('has no centroid and no members for a new end user', async () => {
       expect(await store.get(scope)).to.equal(null);
-      expect(await store.members(scope, ['m1'])).to.deep.equal(new Set());
+      expect(await store.members(scope, ['m1'])).to.deep.equal(new Map());
     });
 
     it('saves the centroid with its new members and tells members apart', async () => {
       const first = centroid([0.5, 0.25, -1.5, 3], 2, 1.75);
-      await store.save(scope, first, ['m1', 'm2']);
+      await store.save(scope, first, members('m1', 'm2'));
       expect(await store.get(scope)).to.deep.equal(first);
-      expect(await store.members(scope, ['m1', 'm3', 'm2'])).to.deep.equal(new Set(['m1', 'm2']));
+      expect(await store.members(scope, ['m1', 'm3', 'm2'])).to.deep.equal(members('m1', 'm2'));
     });
 
     it('replaces the centroid and adds members on the next save', async () => {
-      await store.save(scope, centroid([1, 0, 0, 0], 1, 1), ['m1']);
+      await store.save(scope, centroid([1, 0, 0, 0], 1, 1), members('m1'));
       const second = centroid([1, 1, 0, 0], 2, 1.7);
-      await store.save(scope, second, ['m2']);
+      await store.save(scope, second, members('m2'));
       expect(await store.get(scope)).to.deep.equal(second);
-      expect(await store.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Set(['m1', 'm2']));
-      await store.save(scope, centroid([1, 1, 0, 0], 2, 1.7), []);
-      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set(['m1', 'm2']));
+      expect(await store.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(members('m1', 'm2'));
+      await store.save(scope, centroid([1, 1, 0, 0], 2, 1.7), members());
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(members('m1', 'm2'));
+    });
+
+    it('records a new version of a member over its old one, and leaves the others as they were', async () => {
+      await store.save(scope, centroid([1, 1, 0, 0], 2, 1.7), members('m1', 'm2'));
+      const corrected = { version: 2, similarity: 0.25 };
+      await store.save(scope, centroid([1, 0, 1, 0], 2, 1.2), new Map([['m2', corrected]]));
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Map([['m1', member('m1')], ['m2', corrected]]));
+      await store.save(scope, centroid([1, 0, 1, 1], 3, 2), members('m3'));
+      expect(await store.members(scope, ['m2', 'm3'])).to.deep.equal(new Map([['m2', corrected], ['m3', member('m3')]]));
+    });
+
+    it('refuses members without a whole version from 1 or a finite share', async () => {
+      for (const bad of [{ version: 0, similarity: 1 }, { version: 1.5, similarity: 1 }, { version: 1, similarity: Number.NaN }]) {
+        await expectCode(store.save(scope, centroid([1, 0, 0, 0], 1, 1), new Map([['m1', bad]])), 'VECTORS.INVALID_MEMBER');
+      }
+      expect(await store.get(scope)).to.equal(null);
     });
 
     it('resets one end user\'s centroid and members, so it can be recomputed from scratch', async () => {
       const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
-      await store.save(scope, centroid([1, 0, 0, 0], 2, 1.5), ['m1', 'm2']);
-      await store.save(otherUser, centroid([0, 1, 0, 0], 1, 1), ['m1']);
+      await store.save(scope, centroid([1, 0, 0, 0], 2, 1.5), members('m1', 'm2'));
+      await store.save(otherUser, centroid([0, 1, 0, 0], 1, 1), members('m1'));
       await store.reset(scope);
       expect(await store.get(scope)).to.equal(null);
-      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set());
-      expect(await store.members(otherUser, ['m1'])).to.deep.equal(new Set(['m1']));
-      await store.save(scope, centroid([0, 0, 1, 0], 1, 1), ['m2']);
-      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Set(['m2']));
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(new Map());
+      expect(await store.members(otherUser, ['m1'])).to.deep.equal(members('m1'));
+      await store.save(scope, centroid([0, 0, 1, 0], 1, 1), members('m2'));
+      expect(await store.members(scope, ['m1', 'm2'])).to.deep.equal(members('m2'));
       await store.reset(freshScope());
     });
 
     it('keeps tenants and end users apart', async () => {
       const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
       const otherTenant: Scope = { ...freshScope(), endUserId: scope.endUserId };
-      await store.save(scope, centroid([1, 2, 3, 4], 1, 1), ['m1']);
+      await store.save(scope, centroid([1, 2, 3, 4], 1, 1), members('m1'));
       expect(await store.get(otherUser)).to.equal(null);
       expect(await store.get(otherTenant)).to.equal(null);
-      expect(await store.members(otherUser, ['m1'])).to.deep.equal(new Set());
-      await store.save(otherTenant, centroid([4, 3, 2, 1], 1, 0.5), ['m2']);
+      expect(await store.members(otherUser, ['m1'])).to.deep.equal(new Map());
+      await store.save(otherTenant, centroid([4, 3, 2, 1], 1, 0.5), members('m2'));
       expect((await store.get(scope))!.sum).to.deep.equal(Float32Array.from([1, 2, 3, 4]));
-      expect(await store.members(scope, ['m2'])).to.deep.equal(new Set());
+      expect(await store.members(scope, ['m2'])).to.deep.equal(new Map());
     });
 
     it('keeps centroids and members across a reopen', async () => {
       const saved = centroid([0.1, 0.2, 0.3, 0.4], 3, 2.5);
-      await store.save(scope, saved, ['m1', 'm2', 'm3']);
+      await store.save(scope, saved, members('m1', 'm2', 'm3'));
       store = await harness.reopen();
       expect(await store.get(scope)).to.deep.equal(saved);
-      expect(await store.members(scope, ['m1', 'm2', 'm3', 'm4'])).to.deep.equal(new Set(['m1', 'm2', 'm3']));
+      expect(await store.members(scope, ['m1', 'm2', 'm3', 'm4'])).to.deep.equal(members('m1', 'm2', 'm3'));
     });
   });
 }

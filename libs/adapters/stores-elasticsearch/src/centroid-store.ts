@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import type { Centroid, CentroidStore, Scope } from '@memory/ports';
+import { checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
@@ -9,7 +9,7 @@ import { deleteMatching } from './delete-matching.js';
 import { KeyLock } from './key-lock.js';
 import { documentId } from './names.js';
 import { retryOnConflict } from './retry-conflicts.js';
-import { checkCentroid, checkIds, checkScope } from './validate.js';
+import { checkIds, checkScope } from './validate.js';
 
 interface CentroidDocument {
   tenantId: string;
@@ -18,11 +18,17 @@ interface CentroidDocument {
   sum: number[];
   memoryCount: number;
   similaritySum: number;
-  /** The member ids of the last save; they may not have member documents yet. */
-  pendingMemberIds: string[];
+  /** The members of the last save; they may not have member documents yet. */
+  pendingMembers?: PendingMember[];
+  /** What saves wrote before members carried their version: ids only. */
+  pendingMemberIds?: string[];
 }
 
-interface MemberDocument {
+interface PendingMember extends CentroidMember {
+  memoryId: string;
+}
+
+interface MemberDocument extends Partial<CentroidMember> {
   tenantId: string;
   endUserId: string;
   memoryId: string;
@@ -36,10 +42,10 @@ const inScope = (source: { tenantId: string; endUserId: string }, scope: Scope) 
  * CentroidStore on two indices: one centroid document per end user, one member document per memory id folded in.
  *
  * Elasticsearch writes one document atomically and never several, so save() makes the centroid document the commit
- * point: it carries the new centroid AND the ids it adds (pendingMemberIds), in one write. Member documents are a
- * materialisation of those ids, written after the commit and again, idempotently, at the start of the next save,
- * before its commit replaces the pending list. members() reads both, so an id counts as a member exactly when a
- * committed centroid includes it, whatever crash falls between the writes.
+ * point: it carries the new centroid AND the members it adds or changes (pendingMembers), in one write. Member
+ * documents are a materialisation of those, written after the commit and again, idempotently, at the start of the
+ * next save, before its commit replaces the pending list. members() reads both, the pending entry first, so a member
+ * is what the last committed centroid says of it, whatever crash falls between the writes.
  *
  * Every read is by id (realtime), so no write waits for a refresh. One writer per end user is expected (the
  * calibrator's partitioning by user gives that); the centroid write is still conditional, so two writers cannot
@@ -66,25 +72,30 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     return { embeddingModel, sum: Float32Array.from(sum), memoryCount, similaritySum };
   }
 
-  async members(scope: Scope, memoryIds: string[]): Promise<Set<string>> {
+  async members(scope: Scope, memoryIds: string[]): Promise<Map<string, CentroidMember | null>> {
     this.checkOpen();
     checkScope(scope);
     const ids = checkIds(memoryIds);
-    if (ids.length === 0) return new Set();
+    if (ids.length === 0) return new Map();
     const docs = [{ _index: this.indices.centroids, _id: centroidId(scope) }, ...ids.map((id) => ({ _index: this.indices.members, _id: memberId(scope, id) }))];
     const response = await call('VECTORS', `read centroid members of ${scope.tenantId}/${scope.endUserId}`, () =>
       this.client.mget<CentroidDocument | MemberDocument>({ docs }),
     );
     const [centroid, ...members] = readableDocs('VECTORS', `read centroid members of ${scope.tenantId}/${scope.endUserId}`, response.docs).map((doc) => ('found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? doc._source : null));
-    const pending = new Set((centroid as CentroidDocument | null)?.pendingMemberIds ?? []);
-    return new Set(ids.filter((id, i) => members[i] !== null || pending.has(id)));
+    const pending = pendingOf(centroid as CentroidDocument | null);
+    const found = new Map<string, CentroidMember | null>();
+    ids.forEach((id, i) => {
+      if (pending.has(id)) found.set(id, pending.get(id)!);
+      else if (members[i]) found.set(id, memberOf(members[i] as MemberDocument));
+    });
+    return found;
   }
 
-  async save(scope: Scope, centroid: Centroid, newMemberIds: string[]): Promise<void> {
+  async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>): Promise<void> {
     this.checkOpen();
     checkScope(scope);
     checkCentroid(centroid);
-    const ids = checkIds(newMemberIds);
+    const members = checkCentroidMembers(changedMembers).map(([memoryId, member]): PendingMember => ({ memoryId, ...member }));
     const what = `save the centroid of ${scope.tenantId}/${scope.endUserId}`;
     const document: CentroidDocument = {
       tenantId: scope.tenantId,
@@ -93,16 +104,16 @@ export class ElasticsearchCentroidStore implements CentroidStore {
       sum: Array.from(centroid.sum),
       memoryCount: centroid.memoryCount,
       similaritySum: centroid.similaritySum,
-      pendingMemberIds: ids,
+      pendingMembers: members,
     };
     await this.lock.run(centroidId(scope), async () => {
       await retryOnConflict('VECTORS', what, async () => {
         const current = await this.read(scope, what);
-        await this.materialise(scope, current?.source.pendingMemberIds ?? [], what);
+        await this.materialise(scope, [...pendingOf(current?.source ?? null)], what);
         await writeIfUnchanged(this.client, 'VECTORS', what, { index: this.indices.centroids, id: centroidId(scope) }, document, current);
       });
-      // Committed; should this fail, the ids still count as members through pendingMemberIds.
-      await this.materialise(scope, ids, what);
+      // Committed; should this fail, they still count as members through pendingMembers.
+      await this.materialise(scope, members.map((member) => [member.memoryId, member]), what);
     });
   }
 
@@ -126,17 +137,28 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     return readDocument<CentroidDocument>(this.client, 'VECTORS', what, this.indices.centroids, centroidId(scope));
   }
 
-  private async materialise(scope: Scope, ids: string[], what: string): Promise<void> {
-    if (ids.length === 0) return;
+  private async materialise(scope: Scope, members: Array<[string, CentroidMember | null]>, what: string): Promise<void> {
+    if (members.length === 0) return;
     const operations: estypes.BulkRequest['operations'] = [];
-    for (const memoryId of ids) {
-      const member: MemberDocument = { tenantId: scope.tenantId, endUserId: scope.endUserId, memoryId };
-      operations.push({ index: { _index: this.indices.members, _id: memberId(scope, memoryId) } }, member);
+    for (const [memoryId, member] of members) {
+      const document: MemberDocument = { tenantId: scope.tenantId, endUserId: scope.endUserId, memoryId, ...member };
+      operations.push({ index: { _index: this.indices.members, _id: memberId(scope, memoryId) } }, document);
     }
-    await bulk(this.client, 'VECTORS', `${what}: record ${ids.length} members`, operations, false);
+    await bulk(this.client, 'VECTORS', `${what}: record ${members.length} members`, operations, false);
   }
 
   private checkOpen(): void {
     if (this.closed) throw new MemoryServiceError('VECTORS.CLOSED', 'the centroid store is closed');
   }
+}
+
+/** The members a centroid document names as pending; those of a save from before versions were kept have none. */
+function pendingOf(document: CentroidDocument | null): Map<string, CentroidMember | null> {
+  const pending = new Map<string, CentroidMember | null>((document?.pendingMemberIds ?? []).map((id) => [id, null]));
+  for (const { memoryId, version, similarity } of document?.pendingMembers ?? []) pending.set(memoryId, { version, similarity });
+  return pending;
+}
+
+function memberOf(document: MemberDocument): CentroidMember | null {
+  return document.version === undefined || document.similarity === undefined ? null : { version: document.version, similarity: document.similarity };
 }

@@ -178,19 +178,35 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(created.list().find((step) => step.step === 'elasticsearch')!.count).to.equal(1);
     });
 
-    it('counts the ids of a centroid save as members even when it stopped before writing their member documents', async () => {
+    it('counts the members of a centroid save even when it stopped before writing their member documents', async () => {
       const scope = freshScope();
       const centroid = { embeddingModel: 'test-model@1', sum: Float32Array.from([1, 0, 0, 0]), memoryCount: 1, similaritySum: 1 };
-      await stores.centroids.save(scope, centroid, ['m1']);
+      const first = { version: 1, similarity: 1 };
+      await stores.centroids.save(scope, centroid, new Map([['m1', first]]));
       const memberIndex = `${options.prefix}-centroid-members`;
       // What a crash right after the commit leaves: the centroid names m1, its member document is not there.
       await raw.delete({ index: memberIndex, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
-      expect(await stores.centroids.members(scope, ['m1'])).to.deep.equal(new Set(['m1']));
+      expect(await stores.centroids.members(scope, ['m1'])).to.deep.equal(new Map([['m1', first]]));
       // The next save writes it before its own commit replaces the pending list.
-      await stores.centroids.save(scope, { ...centroid, memoryCount: 2 }, ['m2']);
-      const doc = await raw.get({ index: memberIndex, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
-      expect(doc.found).to.equal(true);
-      expect(await stores.centroids.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Set(['m1', 'm2']));
+      const second = { version: 1, similarity: 0.5 };
+      await stores.centroids.save(scope, { ...centroid, memoryCount: 2 }, new Map([['m2', second]]));
+      const doc = await raw.get<{ version: number }>({ index: memberIndex, id: documentId(scope.tenantId, scope.endUserId, 'm1') });
+      expect(doc._source?.version).to.equal(1);
+      expect(await stores.centroids.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Map([['m1', first], ['m2', second]]));
+    });
+
+    it('reads members saved before they carried a version as members of unknown share', async () => {
+      const scope = freshScope();
+      // What the store wrote before: member documents and pending lists of ids only.
+      await raw.index({ index: `${options.prefix}-centroid-members`, id: documentId(scope.tenantId, scope.endUserId, 'm1'), document: { ...scope, memoryId: 'm1' }, refresh: true });
+      await raw.index({
+        index: `${options.prefix}-centroids`, id: documentId(scope.tenantId, scope.endUserId), refresh: true,
+        document: { ...scope, embeddingModel: 'test-model@1', sum: [1, 1, 0, 0], memoryCount: 2, similaritySum: 1.8, pendingMemberIds: ['m2'] },
+      });
+      expect(await stores.centroids.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(new Map([['m1', null], ['m2', null]]));
+      const corrected = { version: 2, similarity: 0.4 };
+      await stores.centroids.save(scope, { embeddingModel: 'test-model@1', sum: Float32Array.from([1, 0, 1, 0]), memoryCount: 2, similaritySum: 1.4 }, new Map([['m2', corrected]]));
+      expect(await stores.centroids.members(scope, ['m1', 'm2'])).to.deep.equal(new Map([['m1', null], ['m2', corrected]]));
     });
 
     it('leaves no byte of a deleted memory in the index files once the expunging merge has run', async function () {

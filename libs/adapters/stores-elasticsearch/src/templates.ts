@@ -91,12 +91,12 @@ export function centroidMapping(): estypes.MappingTypeMapping {
       embeddingModel: keyword,
       memoryCount: integer,
       similaritySum: { type: 'double' },
-      // sum and pendingMemberIds live in _source only: they are read by id, never searched.
+      // sum and pendingMembers live in _source only: they are read by id, never searched.
     },
   };
 }
 
-/** One document per (end user, memory id) already folded into the centroid. */
+/** One document per (end user, memory id) already folded into the centroid; its version and share live in _source only. */
 export function centroidMemberMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,

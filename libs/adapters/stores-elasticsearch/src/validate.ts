@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, type Centroid, type MemoryRecord, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { checkFilter, type MemoryRecord, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 
 // The same codes as the embedded adapters, so a caller handles a bad argument alike whichever store it talks to.
 
@@ -81,19 +81,6 @@ export function checkTextQuery(query: TextQuery): void {
 export function checkIdentifiers(identifiers: string[]): void {
   if (!Array.isArray(identifiers) || !identifiers.every((identifier) => typeof identifier === 'string')) {
     reject('VECTORS.INVALID_QUERY', 'identifiers must be an array of strings');
-  }
-}
-
-export function checkCentroid(centroid: Centroid): void {
-  const valid =
-    centroid?.sum instanceof Float32Array &&
-    centroid.sum.every(Number.isFinite) &&
-    typeof centroid.embeddingModel === 'string' &&
-    Number.isInteger(centroid.memoryCount) &&
-    centroid.memoryCount >= 0 &&
-    Number.isFinite(centroid.similaritySum);
-  if (!valid) {
-    reject('VECTORS.INVALID_CENTROID', 'a centroid needs a Float32Array sum of finite numbers, an embeddingModel, a whole memoryCount and a finite similaritySum');
   }
 }
 

@@ -1,9 +1,9 @@
 import { MemoryServiceError } from '@memory/platform';
-import type { Centroid, CentroidStore, Scope } from '@memory/ports';
-import { scopedKey, scopeRange, storageError, type StoredCentroid, type VectorStorage } from './storage.js';
+import { checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
+import { scopedKey, scopeRange, storageError, type StoredCentroid, type StoredMember, type VectorStorage } from './storage.js';
 import { checkIds, checkScope } from './validate.js';
 
-/** CentroidStore on LMDB: one centroid per end user plus one key per member memory id. */
+/** CentroidStore on LMDB: one centroid per end user plus one key per member memory id, holding its version and share. */
 export class EmbeddedCentroidStore implements CentroidStore {
   private closed = false;
 
@@ -24,21 +24,26 @@ export class EmbeddedCentroidStore implements CentroidStore {
     return { embeddingModel: stored.embeddingModel, sum, memoryCount: stored.memoryCount, similaritySum: stored.similaritySum };
   }
 
-  async members(scope: Scope, memoryIds: string[]): Promise<Set<string>> {
+  async members(scope: Scope, memoryIds: string[]): Promise<Map<string, CentroidMember | null>> {
     this.checkOpen();
     checkScope(scope);
+    const found = new Map<string, CentroidMember | null>();
     try {
-      return new Set(checkIds(memoryIds).filter((id) => this.storage.centroidMembers.doesExist(scopedKey(scope, id))));
+      for (const id of checkIds(memoryIds)) {
+        const stored = this.storage.centroidMembers.get(scopedKey(scope, id));
+        if (stored !== undefined) found.set(id, memberOf(stored));
+      }
     } catch (error) {
       throw storageError('read', error);
     }
+    return found;
   }
 
-  async save(scope: Scope, centroid: Centroid, newMemberIds: string[]): Promise<void> {
+  async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>): Promise<void> {
     this.checkOpen();
     checkScope(scope);
     checkCentroid(centroid);
-    const ids = checkIds(newMemberIds);
+    const members = checkCentroidMembers(changedMembers);
     const stored: StoredCentroid = {
       embeddingModel: centroid.embeddingModel,
       sum: new Uint8Array(centroid.sum.buffer.slice(centroid.sum.byteOffset, centroid.sum.byteOffset + centroid.sum.byteLength)),
@@ -48,7 +53,7 @@ export class EmbeddedCentroidStore implements CentroidStore {
     const { centroids, centroidMembers } = this.storage;
     await this.storage.durable(() => {
       centroids.put([scope.tenantId, scope.endUserId], stored);
-      for (const id of ids) centroidMembers.put(scopedKey(scope, id), 1);
+      for (const [id, member] of members) centroidMembers.put(scopedKey(scope, id), member);
     });
   }
 
@@ -74,12 +79,7 @@ export class EmbeddedCentroidStore implements CentroidStore {
   }
 }
 
-function checkCentroid(centroid: Centroid): void {
-  const ok =
-    centroid?.sum instanceof Float32Array &&
-    typeof centroid.embeddingModel === 'string' &&
-    Number.isInteger(centroid.memoryCount) &&
-    centroid.memoryCount >= 0 &&
-    Number.isFinite(centroid.similaritySum);
-  if (!ok) throw new MemoryServiceError('VECTORS.INVALID_CENTROID', 'a centroid needs a Float32Array sum, an embeddingModel, a whole memoryCount and a finite similaritySum');
+/** Members recorded before they carried their version were stored as 1. */
+function memberOf(stored: StoredMember): CentroidMember | null {
+  return typeof stored === 'object' && stored !== null ? { version: stored.version, similarity: stored.similarity } : null;
 }

@@ -1,7 +1,7 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { LexicalAnalysis } from '@memory/lexical';
 import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
-import type { Scope } from '@memory/ports';
+import type { CentroidMember, Scope } from '@memory/ports';
 
 /** Keys are [tenantId, endUserId, ...]: one end user's entries form one ordered key range, ids never meet across scopes. */
 export type ScopedKey = [tenantId: string, endUserId: string, id: string];
@@ -22,7 +22,7 @@ export function scopeRange(scope: Scope): { start: Key; end: Key } {
  *   memories          [tenant, user, memoryId] -> MemoryRecord without its vector (msgpack, shared structures)
  *   vectors           [tenant, user, memoryId] -> vector entry (see vector-entry.ts): what the kNN index loads
  *   centroids         [tenant, user]           -> centroid (msgpack, sum as raw Float32 bytes)
- *   centroid-members  [tenant, user, memoryId] -> 1
+ *   centroid-members  [tenant, user, memoryId] -> { version, similarity } (1 when written before members had them)
  *
  * overlappingSync is off: LMDB then fsyncs inside the commit, so a write's promise resolves only once it is on
  * disk (with lmdb-js's default it resolves at commit and durability comes later through `flushed`). `durable()`
@@ -36,7 +36,7 @@ export class VectorStorage {
     readonly memories: Database<Record<string, unknown>, Key>,
     readonly vectors: Database<Buffer, Key>,
     readonly centroids: Database<StoredCentroid, Key>,
-    readonly centroidMembers: Database<number, Key>,
+    readonly centroidMembers: Database<StoredMember, Key>,
     /** Each memory's lexical analysis (terms and identifiers), so loading a user's BM25 index analyses nothing. */
     readonly lexical: Database<LexicalAnalysis, Key>,
   ) {}
@@ -87,6 +87,9 @@ export class VectorStorage {
     }
   }
 }
+
+/** A centroid member: its version and share of the spread; the number 1 when recorded before those were kept. */
+export type StoredMember = CentroidMember | 1;
 
 export interface StoredCentroid {
   embeddingModel: string;

@@ -182,9 +182,9 @@ describe('vectors-embedded', () => {
     const both = openEmbeddedVectorStores({ dir });
     const scope = freshScope();
     await both.vectors.upsert([memoryRecord(scope, 'm', 4)]);
-    await both.centroids.save(scope, { embeddingModel: 'x', sum: unitVector(4, { 0: 1 }), memoryCount: 1, similaritySum: 1 }, ['m']);
+    await both.centroids.save(scope, { embeddingModel: 'x', sum: unitVector(4, { 0: 1 }), memoryCount: 1, similaritySum: 1 }, new Map([['m', { version: 1, similarity: 1 }]]));
     await both.vectors.close();
-    expect(await both.centroids.members(scope, ['m'])).to.deep.equal(new Set(['m']));
+    expect(await both.centroids.members(scope, ['m'])).to.deep.equal(new Map([['m', { version: 1, similarity: 1 }]]));
     await both.close();
     await expectCode(both.vectors.count(scope), 'VECTORS.CLOSED');
     store = createEmbeddedVectorStore({ dir });

@@ -173,7 +173,7 @@ export interface DocumentPart {
 export const PageTextSourceValues = ['text_layer', 'ocr', 'none'] as const;
 export type PageTextSource = (typeof PageTextSourceValues)[number];
 
-/** Topic memory.committed: the memory is durable in the vector store and the graph store. Also the change feed. v2 adds version: which version of the memory the dual-writer wrote. */
+/** Topic memory.committed: the memory is durable in the vector store and the graph store. Also the change feed. v2 adds version: which version of the memory the dual-writer wrote; v3 adds replacedVector: the vector of the version this one replaced. */
 export interface MemoryCommitted {
   memoryId: string;
   jobId: string;
@@ -187,6 +187,8 @@ export interface MemoryCommitted {
   vector: Array<number>;
   /** 1 for a memory never updated; each update adds one (assigned by the dual-writer, in log order). */
   version: number;
+  /** The vector of the version just before this one, when the dual-writer wrote this version over it; null for a new memory, and when the previous version was already overwritten (a redelivered write). The centroid calibrator swaps a corrected member's vector with it instead of recomputing the centroid. */
+  replacedVector: null | Array<number>;
 }
 
 /** Topic user.centroid.updated: the end user's semantic centroid after a commit. */

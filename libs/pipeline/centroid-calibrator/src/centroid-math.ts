@@ -25,18 +25,41 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
+/** A centroid after a change, and the share of similaritySum of each member the change folded in, in order. */
+export interface Folded {
+  centroid: Centroid;
+  shares: number[];
+}
+
 /**
- * Folds new member vectors into a centroid, in order. Each member's similarity to the centroid as it stood when it
- * joined is accumulated: the mean of those is the user's typical spread, which centroid_aware search calibrates
- * its META/SPECIFIC threshold with. Pure: the same members in the same order give the same centroid.
+ * Folds new member vectors into a centroid, in order. Each member's share is its similarity to the centroid as it
+ * stood when it joined (1 for the first): the mean of those is the user's typical spread, which centroid_aware
+ * search calibrates its META/SPECIFIC threshold with. Pure: the same members in the same order give the same centroid.
  */
-export function addMembers(centroid: Centroid, vectors: ArrayLike<number>[]): Centroid {
+export function addMembers(centroid: Centroid, vectors: ArrayLike<number>[]): Folded {
   const sum = Float32Array.from(centroid.sum);
   let { memoryCount, similaritySum } = centroid;
+  const shares: number[] = [];
   for (const vector of vectors) {
-    similaritySum += memoryCount === 0 ? 1 : cosine(sum, vector);
+    const share = memoryCount === 0 ? 1 : cosine(sum, vector);
+    shares.push(share);
+    similaritySum += share;
     for (let i = 0; i < sum.length; i++) sum[i] = sum[i]! + vector[i]!;
     memoryCount++;
   }
-  return { embeddingModel: centroid.embeddingModel, sum, memoryCount, similaritySum };
+  return { centroid: { embeddingModel: centroid.embeddingModel, sum, memoryCount, similaritySum }, shares };
+}
+
+/**
+ * A member corrected: its old vector and share leave the centroid and its new vector joins the others, as a member
+ * joining now would (its share measured against the rest). O(dimensions), whatever the number of members.
+ */
+export function replaceMember(centroid: Centroid, old: { vector: ArrayLike<number>; share: number }, vector: ArrayLike<number>): Folded {
+  const rest: Centroid = {
+    embeddingModel: centroid.embeddingModel,
+    sum: centroid.sum.map((x, i) => x - old.vector[i]!),
+    memoryCount: centroid.memoryCount - 1,
+    similaritySum: centroid.similaritySum - old.share,
+  };
+  return addMembers(rest, [vector]);
 }

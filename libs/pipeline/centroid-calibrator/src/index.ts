@@ -1,8 +1,8 @@
 import type { StageSpec, Emit, Incoming } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
-import { contentKeyId } from '@memory/contracts';
-import type { CentroidStore, Keyring, Scope, VectorStore } from '@memory/ports';
-import { addMembers, centroidDirection, emptyCentroid } from './centroid-math.js';
+import { contentKeyId, type MemoryCommitted } from '@memory/contracts';
+import type { Centroid, CentroidMember, CentroidStore, Keyring, Scope, VectorStore } from '@memory/ports';
+import { addMembers, centroidDirection, emptyCentroid, replaceMember } from './centroid-math.js';
 import { recomputeCentroid } from './recompute.js';
 
 export * from './centroid-math.js';
@@ -16,8 +16,11 @@ export interface CentroidCalibratorDeps {
 }
 
 /**
- * Recalculates each end user's semantic centroid after commits. Memories already folded in are skipped, so
- * redelivery and replay leave the centroid as it was; the job's part is Completed here, at the end of the chain.
+ * Keeps each end user's semantic centroid in step with its commits: a new memory is folded in, a corrected one has
+ * its old vector (carried by the commit) swapped for the new, both O(dimensions). Each member's version is recorded,
+ * so redelivery and replay leave the centroid as it was. What cannot be swapped (the replaced vector unknown, a
+ * member recorded without its version) is recomputed from the store, O(memories of the user). The job's part is
+ * Completed here, at the end of the chain.
  */
 export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorDeps> = {
   name: 'centroid-calibrator',
@@ -35,34 +38,31 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
       const first = items[0]!.value;
       const scope: Scope = { tenantId: first.tenantId, endUserId: first.endUserId };
       const known = await centroids.members(scope, items.map((i) => i.value.memoryId));
-      // A member's vector changes when the memory is updated: the sum cannot take one member's old vector out, so
-      // the centroid is recomputed from the store (as after a forget), O(memories of the user) per updated batch.
-      if (items.some((i) => i.value.version > 1 && known.has(i.value.memoryId))) {
+      const plan = await fold(items.map((i) => i.value), known, () => centroids.get(scope));
+      if (plan === 'recompute') {
         await recomputeCentroid(scope, { vectors, centroids });
         continue;
       }
-      const fresh = items.filter((i, index) => !known.has(i.value.memoryId) && items.findIndex((j) => j.value.memoryId === i.value.memoryId) === index);
-      if (fresh.length === 0) continue;
-      const current = (await centroids.get(scope)) ?? emptyCentroid(first.embeddingModel, first.vector.length);
-      const next = addMembers(current, fresh.map((i) => i.value.vector));
-      await centroids.save(scope, next, fresh.map((i) => i.value.memoryId));
+      if (plan === 'unchanged') continue;
+      await centroids.save(scope, plan.centroid, plan.changed);
       // A member forgotten between this batch's decoding and the save: the forgetter may have recomputed already,
       // so recompute again without it.
-      const forgotten = await keys.forgotten(scope, fresh.map((i) => contentKeyId(i.value)));
+      const changedItems = items.filter((i) => plan.changed.has(i.value.memoryId));
+      const forgotten = await keys.forgotten(scope, changedItems.map((i) => contentKeyId(i.value)));
       if (forgotten.size > 0) {
         await recomputeCentroid(scope, { vectors, centroids });
         continue;
       }
-      const last = fresh[fresh.length - 1]!;
+      const last = changedItems[changedItems.length - 1]!;
       updates.set(last, {
         event: 'centroidUpdated',
         value: {
           tenantId: scope.tenantId,
           endUserId: scope.endUserId,
-          embeddingModel: next.embeddingModel,
-          memoryCount: next.memoryCount,
-          centroid: Array.from(centroidDirection(next)),
-          meanSimilarity: next.similaritySum / next.memoryCount,
+          embeddingModel: plan.centroid.embeddingModel,
+          memoryCount: plan.centroid.memoryCount,
+          centroid: Array.from(centroidDirection(plan.centroid)),
+          meanSimilarity: plan.centroid.similaritySum / plan.centroid.memoryCount,
           triggeredBy: last.value.memoryId,
         },
       });
@@ -74,3 +74,31 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
     });
   },
 };
+
+/** What one end user's commits of a batch do to its centroid: the new centroid and the members they change, nothing, or a recompute. */
+export type Plan = { centroid: Centroid; changed: Map<string, CentroidMember> } | 'unchanged' | 'recompute';
+
+/**
+ * Folds one end user's commits, in log order, into its centroid. A commit of a version the centroid already holds
+ * (or a later one) changes nothing; a member's next version is swapped in when the commit carries the vector it
+ * replaced; anything else asks for a recompute. The centroid is read only when some commit changes it.
+ */
+export async function fold(commits: MemoryCommitted[], known: Map<string, CentroidMember | null>, current: () => Promise<Centroid | null>): Promise<Plan> {
+  const changed = new Map<string, CentroidMember>();
+  let centroid: Centroid | undefined;
+  for (const commit of commits) {
+    const member = changed.get(commit.memoryId) ?? known.get(commit.memoryId);
+    if (member === null) {
+      // Recorded before members carried their version: only its first version is known to be in.
+      if (commit.version > 1) return 'recompute';
+      continue;
+    }
+    if (member && member.version >= commit.version) continue;
+    if (member && !(commit.replacedVector && member.version === commit.version - 1)) return 'recompute';
+    centroid ??= (await current()) ?? emptyCentroid(commit.embeddingModel, commit.vector.length);
+    const next = member ? replaceMember(centroid, { vector: commit.replacedVector!, share: member.similarity }, commit.vector) : addMembers(centroid, [commit.vector]);
+    centroid = next.centroid;
+    changed.set(commit.memoryId, { version: commit.version, similarity: next.shares[0]! });
+  }
+  return centroid ? { centroid, changed } : 'unchanged';
+}

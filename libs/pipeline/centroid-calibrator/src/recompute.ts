@@ -5,7 +5,8 @@ const READ_BATCH = 500;
 
 /**
  * Rebuilds an end user's centroid from the memories the vector store holds now, folded in creation order as the
- * calibrator folded them, so it no longer includes forgotten memories. Reads every memory of the user: O(n).
+ * calibrator folded them, so it no longer includes forgotten memories; each member is recorded at the version the
+ * store holds. Reads every memory of the user: O(n).
  * Returns how many members the new centroid has.
  */
 export async function recomputeCentroid(scope: Scope, stores: { vectors: VectorStore; centroids: CentroidStore }): Promise<number> {
@@ -17,7 +18,7 @@ export async function recomputeCentroid(scope: Scope, stores: { vectors: VectorS
   if (memories.length === 0) return 0;
   memories.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const first = memories[0]!;
-  const centroid = addMembers(emptyCentroid(first.embeddingModel, first.vector.length), memories.map((memory) => memory.vector));
-  await stores.centroids.save(scope, centroid, memories.map((memory) => memory.id));
+  const { centroid, shares } = addMembers(emptyCentroid(first.embeddingModel, first.vector.length), memories.map((memory) => memory.vector));
+  await stores.centroids.save(scope, centroid, new Map(memories.map((memory, i) => [memory.id, { version: memory.version ?? 1, similarity: shares[i]! }])));
   return memories.length;
 }

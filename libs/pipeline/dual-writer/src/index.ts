@@ -115,8 +115,8 @@ function groupByScope(memories: MemoryEnriched[]): MemoryEnriched[][] {
 }
 
 /** What the store holds now of the batch's memories, by scope and id. */
-async function storedMemories(memories: MemoryEnriched[], vectors: VectorStore): Promise<Map<string, StoredMemory>> {
-  const stored = new Map<string, StoredMemory>();
+async function storedMemories(memories: MemoryEnriched[], vectors: VectorStore): Promise<Map<string, MemoryRecord>> {
+  const stored = new Map<string, MemoryRecord>();
   for (const group of groupByScope(memories)) {
     const scope = { tenantId: group[0]!.tenantId, endUserId: group[0]!.endUserId };
     for (const record of await vectors.get(scope, [...new Set(group.map((memory) => memory.memoryId))])) stored.set(recordKey(scope, record.id), record);
@@ -153,6 +153,8 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   async process(batch, { vectors, graph, visualVectors, keys }) {
     const stored = await storedMemories(batch.map(({ value }) => value), vectors);
     const versions = new Map<MemoryEnriched, number>();
+    // The vector each new version replaces, when the store still held the version just before it.
+    const replaced = new Map<MemoryEnriched, number[]>();
     const records: MemoryRecord[] = [];
     // The last version of each memory this batch writes; its graph is the one the memory keeps.
     const latest = new Map<string, { value: MemoryEnriched; before: StoredMemory | null }>();
@@ -162,6 +164,7 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       const decision = nextVersion(current, value);
       versions.set(value, decision.version);
       if (!decision.write) continue;
+      if (current && (current.version ?? 1) === decision.version - 1) replaced.set(value, Array.from(current.vector));
       // An updated memory stays the memory its ingestion job made: same job id (for job_id filters and DELETE by
       // job), same acceptance time; the upd_job_ is in its history.
       const madeBy = current ? { jobId: current.jobId, acceptedAt: current.acceptedAt } : { jobId: jobIdOfMemory(value.memoryId) ?? value.jobId, acceptedAt: value.acceptedAt };
@@ -198,6 +201,7 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
           embeddingModel: value.embeddingModel,
           vector: value.vector,
           version: versions.get(value)!,
+          replacedVector: replaced.get(value) ?? null,
         },
       },
       progress('dual-writer', value, { partIndex: value.partIndex, partCount: value.partCount }),
