@@ -24,3 +24,8 @@ export function checkCentroidMembers(members: ReadonlyMap<string, CentroidMember
   }
   return entries.map(([id, { version, similarity }]) => [id, { version, similarity }]);
 }
+
+/** A conditional save that found another revision than it was given: read again and fold again. */
+export function centroidChanged(scope: { tenantId: string; endUserId: string }, expected: string | null): MemoryServiceError {
+  return new MemoryServiceError('VECTORS.CENTROID_CHANGED', `the centroid of ${scope.tenantId}/${scope.endUserId} changed since revision ${expected ?? '(none)'} was read`, { retriable: true });
+}

@@ -86,6 +86,11 @@ export interface Centroid {
   memoryCount: number;
   /** Sum of each member's similarity to the centroid at the time it joined. */
   similaritySum: number;
+  /**
+   * Set by get: which save of the centroid this is. A save conditioned on it fails with VECTORS.CENTROID_CHANGED
+   * when another save or a reset came between (never the same value for two saves, even across a reset).
+   */
+  revision?: string;
 }
 
 /**
@@ -104,8 +109,12 @@ export interface CentroidStore {
    * recorded before members carried their version (its share is unknown: a change of it needs a recompute).
    */
   members(scope: Scope, memoryIds: string[]): Promise<Map<string, CentroidMember | null>>;
-  /** Saves the centroid and records these members (new ones, or a new version of one), atomically. */
-  save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>): Promise<void>;
+  /**
+   * Saves the centroid and records these members (new ones, or a new version of one), atomically. With
+   * `ifRevision`, only if the stored centroid is still that revision (null: still absent), else
+   * VECTORS.CENTROID_CHANGED and nothing is written: how a read-modify-write keeps a concurrent recompute's result.
+   */
+  save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>, condition?: { ifRevision: string | null }): Promise<void>;
   /** Removes the end user's centroid and its member list (before it is recomputed without forgotten memories). */
   reset(scope: Scope): Promise<void>;
   close(): Promise<void>;

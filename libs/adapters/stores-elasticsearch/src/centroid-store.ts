@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
+import { centroidChanged, checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
@@ -69,7 +69,7 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     const found = await this.read(scope, `read the centroid of ${scope.tenantId}/${scope.endUserId}`);
     if (!found || !inScope(found.source, scope)) return null;
     const { embeddingModel, sum, memoryCount, similaritySum } = found.source;
-    return { embeddingModel, sum: Float32Array.from(sum), memoryCount, similaritySum };
+    return { embeddingModel, sum: Float32Array.from(sum), memoryCount, similaritySum, revision: revisionOf(found) };
   }
 
   async members(scope: Scope, memoryIds: string[]): Promise<Map<string, CentroidMember | null>> {
@@ -91,7 +91,7 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     return found;
   }
 
-  async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>): Promise<void> {
+  async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>, condition?: { ifRevision: string | null }): Promise<void> {
     this.checkOpen();
     checkScope(scope);
     checkCentroid(centroid);
@@ -109,6 +109,7 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     await this.lock.run(centroidId(scope), async () => {
       await retryOnConflict('VECTORS', what, async () => {
         const current = await this.read(scope, what);
+        if (condition && (current ? revisionOf(current) : null) !== condition.ifRevision) throw centroidChanged(scope, condition.ifRevision);
         await this.materialise(scope, [...pendingOf(current?.source ?? null)], what);
         await writeIfUnchanged(this.client, 'VECTORS', what, { index: this.indices.centroids, id: centroidId(scope) }, document, current);
       });
@@ -161,4 +162,9 @@ function pendingOf(document: CentroidDocument | null): Map<string, CentroidMembe
 
 function memberOf(document: MemberDocument): CentroidMember | null {
   return document.version === undefined || document.similarity === undefined ? null : { version: document.version, similarity: document.similarity };
+}
+
+/** Sequence numbers grow with every write of the shard, a delete and a new document included, so none repeats. */
+function revisionOf(document: { seqNo: number; primaryTerm: number }): string {
+  return `${document.seqNo}:${document.primaryTerm}`;
 }

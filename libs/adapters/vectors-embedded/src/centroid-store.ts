@@ -1,5 +1,6 @@
 import { MemoryServiceError } from '@memory/platform';
-import { checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
+import { randomUUID } from 'node:crypto';
+import { centroidChanged, checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
 import { scopedKey, scopeRange, storageError, type StoredCentroid, type StoredMember, type VectorStorage } from './storage.js';
 import { checkIds, checkScope } from './validate.js';
 
@@ -21,7 +22,7 @@ export class EmbeddedCentroidStore implements CentroidStore {
     if (!stored) return null;
     // Copy into a fresh buffer: the decoded bytes may sit at an offset a Float32Array view cannot start at.
     const sum = new Float32Array(Uint8Array.from(stored.sum).buffer);
-    return { embeddingModel: stored.embeddingModel, sum, memoryCount: stored.memoryCount, similaritySum: stored.similaritySum };
+    return { embeddingModel: stored.embeddingModel, sum, memoryCount: stored.memoryCount, similaritySum: stored.similaritySum, revision: stored.revision ?? '' };
   }
 
   async members(scope: Scope, memoryIds: string[]): Promise<Map<string, CentroidMember | null>> {
@@ -39,7 +40,7 @@ export class EmbeddedCentroidStore implements CentroidStore {
     return found;
   }
 
-  async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>): Promise<void> {
+  async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>, condition?: { ifRevision: string | null }): Promise<void> {
     this.checkOpen();
     checkScope(scope);
     checkCentroid(centroid);
@@ -49,9 +50,14 @@ export class EmbeddedCentroidStore implements CentroidStore {
       sum: new Uint8Array(centroid.sum.buffer.slice(centroid.sum.byteOffset, centroid.sum.byteOffset + centroid.sum.byteLength)),
       memoryCount: centroid.memoryCount,
       similaritySum: centroid.similaritySum,
+      revision: randomUUID(),
     };
     const { centroids, centroidMembers } = this.storage;
     await this.storage.durable(() => {
+      if (condition) {
+        const current = centroids.get([scope.tenantId, scope.endUserId]);
+        if ((current ? (current.revision ?? '') : null) !== condition.ifRevision) throw centroidChanged(scope, condition.ifRevision);
+      }
       centroids.put([scope.tenantId, scope.endUserId], stored);
       for (const [id, member] of members) centroidMembers.put(scopedKey(scope, id), member);
     });

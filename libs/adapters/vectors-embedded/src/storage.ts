@@ -96,6 +96,8 @@ export interface StoredCentroid {
   sum: Uint8Array;
   memoryCount: number;
   similaritySum: number;
+  /** A new random value at each save (none before saves were conditional), so a reset and a save never repeat one. */
+  revision?: string;
 }
 
 export function storageError(operation: string, cause: unknown): MemoryServiceError {

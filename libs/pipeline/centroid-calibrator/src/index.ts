@@ -1,6 +1,7 @@
 import type { StageSpec, Emit, Incoming } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
 import { contentKeyId, type MemoryCommitted } from '@memory/contracts';
+import { errorCode } from '@memory/platform';
 import type { Centroid, CentroidMember, CentroidStore, Keyring, Scope, VectorStore } from '@memory/ports';
 import { addMembers, centroidDirection, emptyCentroid, replaceMember } from './centroid-math.js';
 import { recomputeCentroid } from './recompute.js';
@@ -37,14 +38,12 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
     for (const items of byUser.values()) {
       const first = items[0]!.value;
       const scope: Scope = { tenantId: first.tenantId, endUserId: first.endUserId };
-      const known = await centroids.members(scope, items.map((i) => i.value.memoryId));
-      const plan = await fold(items.map((i) => i.value), known, () => centroids.get(scope));
+      const plan = await foldAndSave(scope, items.map((i) => i.value), centroids);
       if (plan === 'recompute') {
         await recomputeCentroid(scope, { vectors, centroids });
         continue;
       }
       if (plan === 'unchanged') continue;
-      await centroids.save(scope, plan.centroid, plan.changed);
       // A member forgotten between this batch's decoding and the save: the forgetter may have recomputed already,
       // so recompute again without it.
       const changedItems = items.filter((i) => plan.changed.has(i.value.memoryId));
@@ -75,15 +74,40 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
   },
 };
 
+/** Folds a save lost to a concurrent recompute again, from what that recompute left; then the batch is retried. */
+const SAVE_ATTEMPTS = 3;
+
+/**
+ * Folds one end user's commits into the centroid it reads and saves the result on the condition that nothing
+ * changed it meanwhile: a forget's recompute in between (another stage, maybe another process) has removed a
+ * forgotten memory's vector, which a save based on the earlier read would bring back.
+ */
+async function foldAndSave(scope: Scope, commits: MemoryCommitted[], centroids: CentroidStore): Promise<Plan> {
+  for (let attempt = 1; ; attempt++) {
+    // The centroid first: a recompute after this read changes its revision, so members read after it cannot be
+    // older than the centroid the save is conditioned on.
+    const read = await centroids.get(scope);
+    const known = await centroids.members(scope, commits.map((c) => c.memoryId));
+    const plan = fold(commits, known, read);
+    if (typeof plan === 'string') return plan;
+    try {
+      await centroids.save(scope, plan.centroid, plan.changed, { ifRevision: read?.revision ?? null });
+      return plan;
+    } catch (error) {
+      if (errorCode(error) !== 'VECTORS.CENTROID_CHANGED' || attempt >= SAVE_ATTEMPTS) throw error;
+    }
+  }
+}
+
 /** What one end user's commits of a batch do to its centroid: the new centroid and the members they change, nothing, or a recompute. */
 export type Plan = { centroid: Centroid; changed: Map<string, CentroidMember> } | 'unchanged' | 'recompute';
 
 /**
- * Folds one end user's commits, in log order, into its centroid. A commit of a version the centroid already holds
- * (or a later one) changes nothing; a member's next version is swapped in when the commit carries the vector it
- * replaced; anything else asks for a recompute. The centroid is read only when some commit changes it.
+ * Folds one end user's commits, in log order, into its centroid (null: none yet). A commit of a version the centroid
+ * already holds (or a later one) changes nothing; a member's next version is swapped in when the commit carries the
+ * vector it replaced; anything else asks for a recompute. Pure.
  */
-export async function fold(commits: MemoryCommitted[], known: Map<string, CentroidMember | null>, current: () => Promise<Centroid | null>): Promise<Plan> {
+export function fold(commits: MemoryCommitted[], known: Map<string, CentroidMember | null>, current: Centroid | null): Plan {
   const changed = new Map<string, CentroidMember>();
   let centroid: Centroid | undefined;
   for (const commit of commits) {
@@ -95,7 +119,7 @@ export async function fold(commits: MemoryCommitted[], known: Map<string, Centro
     }
     if (member && member.version >= commit.version) continue;
     if (member && !(commit.replacedVector && member.version === commit.version - 1)) return 'recompute';
-    centroid ??= (await current()) ?? emptyCentroid(commit.embeddingModel, commit.vector.length);
+    centroid ??= current ?? emptyCentroid(commit.embeddingModel, commit.vector.length);
     const next = member ? replaceMember(centroid, { vector: commit.replacedVector!, share: member.similarity }, commit.vector) : addMembers(centroid, [commit.vector]);
     centroid = next.centroid;
     changed.set(commit.memoryId, { version: commit.version, similarity: next.shares[0]! });
