@@ -33,7 +33,7 @@ export function createUpdating(deps: UpdatingDeps) {
       if (job && job.endUserId === scope.endUserId && (job.state === 'Accepted' || job.state === 'Processing')) {
         throw new RequestError(409, 'MEMORY.NOT_READY', `memory ${memoryId} is still being ingested (job ${madeBy} is ${job.state}); retry once the job is Completed`, { jobId: madeBy, retryAfterSeconds: NOT_READY_RETRY_AFTER_S });
       }
-      const [memory] = await deps.vectors.get(scope, [memoryId]);
+      const [memory] = await deps.vectors.getWithoutVectors(scope, [memoryId]);
       if (!memory) throw memoryNotFound(memoryId);
       if (memory.kind !== 'text') {
         throw new RequestError(422, 'MEMORY.NOT_EDITABLE', `memory ${memoryId} is ${memory.kind === 'image' ? 'an image' : 'a page of a PDF'}: only text memories can be corrected; delete it and ingest it again instead`, { kind: memory.kind });

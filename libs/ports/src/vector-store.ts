@@ -39,6 +39,8 @@ export interface TimedId {
 export interface VectorStore {
   upsert(memories: MemoryRecord[]): Promise<void>;
   get(scope: Scope, ids: string[]): Promise<MemoryRecord[]>;
+  /** What get reads but the vectors: what a search shows and most rerankers read, for a fraction of the bytes. */
+  getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]>;
   /** Nearest memories of one end user by cosine similarity, best first; the scope filter applies before ranking. */
   knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]>;
   /**

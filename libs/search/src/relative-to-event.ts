@@ -58,7 +58,7 @@ export async function resolveEventRange(
   if (terms.length === 0) return null;
   const found = await vectors.textSearch(scope, { terms, k: 5 });
   if (found.length === 0) return null;
-  const memories = new Map((await vectors.get(scope, found.map((f) => f.id))).map((m) => [m.id, m]));
+  const memories = new Map((await vectors.getWithoutVectors(scope, found.map((f) => f.id))).map((m) => [m.id, m]));
   const ranked = found.map((f) => memories.get(f.id)).filter((m) => m !== undefined);
   const event = ranked.find((m) => m.eventTimes.length > 0) ?? ranked[0];
   if (!event) return null;

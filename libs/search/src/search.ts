@@ -1,5 +1,5 @@
 import { timedPort, timeStep } from '@memory/platform';
-import { graphIds, type Scope, type VectorStore } from '@memory/ports';
+import { graphIds, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
 import { SEARCH_MODES, type SearchConfig } from './config.js';
 import { FUSION_METHODS, type Fused } from './fusion.js';
 import { settleImpliedYear } from './implied-year.js';
@@ -37,7 +37,7 @@ export async function searchMemories(untimed: SearchDeps, config: SearchConfig):
   const context: RerankContext = { query: config.query, limit: config.limit, now, centroidMode: routing.centroidMode ?? null, depths: config.depths };
   const chain = rerankersFor(config.rerankers, context);
   const poolSize = chain.some((reranker) => reranker.readsWholePool) ? fused.length : config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra;
-  const candidates = await candidatesOf(deps.vectors, config.scope, fused.slice(0, poolSize));
+  const candidates = await candidatesOf(deps.vectors, config.scope, fused.slice(0, poolSize), chain.some((reranker) => reranker.readsVectors));
   const ranked = await timeStep('rerank', async () => rerank(candidates, chain, context));
 
   const fusedById = new Map(fused.map((f) => [f.id, f]));
@@ -85,12 +85,19 @@ function strategyInput(deps: SearchDeps, config: SearchConfig, analysis: QueryAn
   };
 }
 
-/** The fused memories with their records, in fused order; one deleted since it was indexed is left out. */
-export async function candidatesOf(vectors: VectorStore, scope: Scope, fused: readonly Fused[]): Promise<Candidate[]> {
-  const memories = new Map((await vectors.get(scope, fused.map((f) => f.id))).map((m) => [m.id, m]));
+/**
+ * The fused memories with their records, in fused order; one deleted since it was indexed is left out. Vectors are
+ * read only when a reranker compares memories: they are most of a record's bytes.
+ */
+export async function candidatesOf(vectors: VectorStore, scope: Scope, fused: readonly Fused[], withVectors = false): Promise<Candidate[]> {
+  const ids = fused.map((f) => f.id);
+  const records: Array<StoredMemory & { vector?: Float32Array }> = withVectors ? await vectors.get(scope, ids) : await vectors.getWithoutVectors(scope, ids);
+  const memories = new Map(records.map((m) => [m.id, m]));
   return fused.flatMap((f) => {
-    const memory = memories.get(f.id);
-    return memory ? [{ id: f.id, memory, score: f.score, steps: {} }] : [];
+    const found = memories.get(f.id);
+    if (!found) return [];
+    const { vector, ...memory } = found;
+    return [{ id: f.id, memory, ...(vector ? { vector } : {}), score: f.score, steps: {} }];
   });
 }
 

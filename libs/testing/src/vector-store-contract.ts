@@ -54,6 +54,18 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
         expect(plainRecord(read!)).to.deep.equal(plainRecord(written));
       });
 
+      it('reads the same memories without their vectors: in the order asked, unknown ids and other owners skipped', async () => {
+        const written = memory(scope, 'm1', { metadata: { project: 'apollo' }, vector: unitVector(dims, { 0: 0.6, 1: 0.8 }) });
+        await store.upsert([written, memory(scope, 'm2')]);
+        await store.upsert([memory({ ...scope, endUserId: 'someone-else' }, 'm3')]);
+        const read = await store.getWithoutVectors(scope, ['m2', 'missing', 'm1', 'm3']);
+        expect(read.map((r) => r.id)).to.deep.equal(['m2', 'm1']);
+        expect(read[1], 'no vector').to.not.have.property('vector');
+        const { vector: _vector, ...withoutVector } = plainRecord(written);
+        expect({ ...read[1] }).to.deep.equal(withoutVector);
+        expect(await store.getWithoutVectors(freshScope(), ['m1'])).to.deep.equal([]);
+      });
+
       it('keeps one memory per id: writing the same id twice replaces it', async () => {
         await store.upsert([memory(scope, 'm1', { content: 'first' })]);
         await store.upsert([memory(scope, 'm1', { content: 'second' })]);

@@ -56,22 +56,11 @@ export class ElasticsearchVectorStore implements VectorStore {
   }
 
   async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
-    this.checkOpen();
-    checkScope(scope);
-    const unique = checkIds(ids);
-    if (unique.length === 0) return [];
-    const response = await call('VECTORS', `read ${unique.length} memories from ${this.index}`, () =>
-      this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)) }),
-    );
-    const found: MemoryRecord[] = [];
-    for (const doc of readableDocs('VECTORS', `read ${unique.length} memories from ${this.index}`, response.docs)) {
-      if (!('found' in doc) || !doc.found || !doc._source) continue;
-      const source = doc._source;
-      // The _id already encodes the scope; checking the fields as well costs nothing and guards the boundary.
-      if (source.tenantId !== scope.tenantId || source.endUserId !== scope.endUserId) continue;
-      found.push(fromMemoryDocument(source));
-    }
-    return found;
+    return (await this.read(scope, ids, true)).map(fromMemoryDocument);
+  }
+
+  async getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]> {
+    return (await this.read(scope, ids, false)).map(fromListedDocument);
   }
 
   async knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]> {
@@ -239,6 +228,26 @@ export class ElasticsearchVectorStore implements VectorStore {
     const items = await bulk(this.client, 'VECTORS', what, operations, refresh === 'shared' ? false : refresh);
     if (refresh === 'shared') await this.sharedRefresh.afterWrites();
     return items;
+  }
+
+  /** The documents of these ids in the scope (realtime), with or without their vectors. */
+  private async read(scope: Scope, ids: string[], withVectors: boolean): Promise<MemoryDocument[]> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    if (unique.length === 0) return [];
+    const what = `read ${unique.length} memories from ${this.index}`;
+    const response = await call('VECTORS', what, () =>
+      this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)), ...(withVectors ? {} : { _source_excludes: ['vector'] }) }),
+    );
+    const found: MemoryDocument[] = [];
+    for (const doc of readableDocs('VECTORS', what, response.docs)) {
+      if (!('found' in doc) || !doc.found || !doc._source) continue;
+      // The _id already encodes the scope; checking the fields as well costs nothing and guards the boundary.
+      if (doc._source.tenantId !== scope.tenantId || doc._source.endUserId !== scope.endUserId) continue;
+      found.push(doc._source);
+    }
+    return found;
   }
 
   private checkOpen(): void {

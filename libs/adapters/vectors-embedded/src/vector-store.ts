@@ -73,16 +73,28 @@ export class EmbeddedVectorStore implements VectorStore {
   }
 
   async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
+    return this.read(scope, ids, (key, metadata) => {
+      const entry = this.storage.vectors.get(key);
+      return entry ? { ...metadata, vector: Float32Array.from(decodeVectorEntry(entry).vector) } : null;
+    });
+  }
+
+  async getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]> {
+    // A memory counts once its vector is stored too, as in get: the two are written in one transaction.
+    return this.read(scope, ids, (key, metadata) => (this.storage.vectors.doesExist(key) ? metadata : null));
+  }
+
+  /** The memories of these ids in the scope, each made by `complete` from its key and stored fields (null: skip it). */
+  private async read<T>(scope: Scope, ids: string[], complete: (key: ScopedKey, metadata: StoredMemory) => T | null): Promise<T[]> {
     this.checkOpen();
     checkScope(scope);
-    const found: MemoryRecord[] = [];
+    const found: T[] = [];
     try {
       for (const id of checkIds(ids)) {
         const key = scopedKey(scope, id);
         const metadata = this.storage.memories.get(key);
-        const entry = metadata && this.storage.vectors.get(key);
-        if (!metadata || !entry) continue;
-        found.push({ ...(metadata as Omit<MemoryRecord, 'vector'>), vector: Float32Array.from(decodeVectorEntry(entry).vector) });
+        const memory = metadata && complete(key, metadata as unknown as StoredMemory);
+        if (memory) found.push(memory);
       }
     } catch (error) {
       throw storageError('read', error);

@@ -31,7 +31,7 @@ export function memoryReadRoutes(vectors: VectorStore): Router {
   router.get('/v1/memories/:id', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const id = validateId(req.params['id'], 'id');
-    const [memory] = await vectors.get(scope, [id]);
+    const [memory] = await vectors.getWithoutVectors(scope, [id]);
     if (!memory) throw memoryNotFound(id);
     res.json({ id: memory.id, payload: toPayload(memory) });
   });

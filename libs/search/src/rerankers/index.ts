@@ -15,8 +15,9 @@ const mmr: Reranker = {
   // A broad question (META) gets the breadth of the user's memories instead of ten paraphrases of one.
   applies: (context) => context.centroidMode === 'META',
   readsWholePool: true,
+  readsVectors: true,
   rerank(candidates, { limit }) {
-    const vectors = new Map(candidates.map((c) => [c.id, c.memory.vector]));
+    const vectors = new Map(candidates.flatMap((c) => (c.vector ? [[c.id, c.vector] as const] : [])));
     const picked = maximalMarginalRelevance(candidates, vectors, Math.max(limit * 4, 20), META_LAMBDA);
     const scores = mmrScores(picked);
     return picked.map((candidate, index) => rescored(candidate, 'mmr', scores[index]!, { pick: index + 1, relevance: candidate.score }));

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '@memory/ports';
+import type { StoredMemory } from '@memory/ports';
 import { expect } from 'chai';
 import { RERANKERS, rerank, type Candidate, type RerankContext } from './index.js';
 import { mmrScores } from './mmr.js';
@@ -6,8 +6,8 @@ import { mmrScores } from './mmr.js';
 const at = 1_700_000_000_000;
 
 function candidate(id: string, score: number, vector: number[]): Candidate {
-  const memory = { id, kind: 'text', originalContent: id, createdAt: at, vector: Float32Array.from(vector) } as MemoryRecord;
-  return { id, memory, score, steps: {} };
+  const memory = { id, kind: 'text', originalContent: id, createdAt: at } as StoredMemory;
+  return { id, memory, vector: Float32Array.from(vector), score, steps: {} };
 }
 
 const context = (centroidMode: RerankContext['centroidMode']): RerankContext => ({

@@ -1,4 +1,4 @@
-import type { MemoryRecord } from '@memory/ports';
+import type { StoredMemory } from '@memory/ports';
 import type { CentroidMode } from '../centroid-mode.js';
 import type { CandidateDepths } from '../recipes.js';
 import type { RerankerName } from './names.js';
@@ -6,7 +6,9 @@ import type { RerankerName } from './names.js';
 /** A fused memory on its way through the rerankers, with the record they read. */
 export interface Candidate {
   id: string;
-  memory: MemoryRecord;
+  memory: StoredMemory;
+  /** Its vector, read only when a reranker of the chain compares memories (Reranker.readsVectors). */
+  vector?: Float32Array;
   /** 0..1: the fused score, then each reranker's. */
   score: number;
   /** What each reranker that took part did (its factors and the score after it), in the order they ran. */
@@ -33,6 +35,8 @@ export interface Reranker {
   applies?(context: RerankContext): boolean;
   /** Reads every fused candidate rather than the best limit × perLimit + extra (see CandidateDepths.rerank). */
   readsWholePool?: boolean;
+  /** Compares the candidates' vectors, so they are read with the records (they are most of a record's bytes). */
+  readsVectors?: boolean;
   rerank(candidates: Candidate[], context: RerankContext): Candidate[];
 }
 
