@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigReader } from '@memory/platform';
 import { ONNX_MODELS } from '@memory/embedder-onnx';
-import { defaultFileWorkers, FILE_POOL_DEFAULTS } from '@memory/file-pool';
+import { defaultFileWorkers, FILE_POOL_DEFAULTS } from '@memory/file-pool/defaults';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
