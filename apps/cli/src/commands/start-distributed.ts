@@ -1,16 +1,14 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadApiKeys, readServiceConfig, STAGE_NAMES, supervise, type ProcessSpec } from '@memory/composition';
+import { appBundles, loadApiKeys, readServiceConfig, STAGE_NAMES, supervise, type BundledApp, type ProcessSpec } from '@memory/composition';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
-function app(name: string, entry: string, env: Record<string, string | undefined>): ProcessSpec {
-  return {
-    name,
-    command: process.execPath,
-    args: ['--conditions=source', '--import', 'tsx', join(repoRoot, 'apps', entry, 'src', 'main.ts')],
-    env,
-  };
+/** How each app is started: its compiled bundle, or its TypeScript source through tsx (MEMORY_COMPILED_APPS=off). */
+async function appCommands(env: Record<string, string | undefined>, print: (line: string) => void): Promise<(entry: BundledApp) => string[]> {
+  if (env['MEMORY_COMPILED_APPS'] === 'off') return (entry) => ['--conditions=source', '--import', 'tsx', join(repoRoot, 'apps', entry, 'src', 'main.ts')];
+  const bundles = await appBundles(repoRoot, print);
+  return (entry) => [bundles[entry]];
 }
 
 /**
@@ -21,6 +19,8 @@ export async function startDistributed(env: Record<string, string | undefined>, 
   const config = readServiceConfig(env, 'distributed');
   // Resolved once here so a development key is created (and printed) once, before the apps read it.
   loadApiKeys(config.dataDir, config.apiKeys, print);
+  const command = await appCommands(env, print);
+  const app = (name: string, entry: BundledApp, appEnv: Record<string, string | undefined>): ProcessSpec => ({ name, command: process.execPath, args: command(entry), env: appEnv });
   const supervisor = supervise(print);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
