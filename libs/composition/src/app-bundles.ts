@@ -14,7 +14,7 @@ const RECIPE = 1;
 const KEPT_BUILDS = 3;
 const WORKSPACE_DIRS = ['apps', 'libs', 'libs/pipeline', 'libs/adapters'];
 
-interface Manifest {
+export interface Manifest {
   recipe: number;
   /** The folder under dist/apps holding this build's entry points and chunks. */
   build: string;
@@ -33,7 +33,7 @@ export async function appBundles(repoRoot: string, print: (line: string) => void
   if (stale !== null) {
     print(`Compiling the apps (${stale})...`);
     const started = Date.now();
-    manifest = await buildAppBundles(repoRoot);
+    manifest = await buildAppBundles(repoRoot, root);
     print(`Compiled ${BUNDLED_APPS.join(', ')} into ${join(root, manifest.build)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   const dir = join(root, manifest!.build);
@@ -58,9 +58,8 @@ export function staleInput(repoRoot: string, manifest: Manifest): string | null 
  * import so a process loads only the chunks its roles import. A build goes to a folder of its own, made current by
  * renaming the manifest, so launchers building at once never see half a build.
  */
-export async function buildAppBundles(repoRoot: string): Promise<Manifest> {
+export async function buildAppBundles(repoRoot: string, root = join(repoRoot, 'dist', 'apps')): Promise<Manifest> {
   const { build } = await import('esbuild');
-  const root = join(repoRoot, 'dist', 'apps');
   const name = `build-${Date.now()}-${process.pid}`;
   const outdir = join(root, name);
   const result = await build({
