@@ -81,6 +81,15 @@ export async function startStages(infra: Infrastructure, names: readonly StageNa
   );
 }
 
+/**
+ * The stages each worker process of start-distributed runs: one each, or the enricher alone and the stages that do
+ * not embed together (MEMORY_STAGE_WORKERS=shared).
+ */
+export function stageWorkerGroups(workers: 'each' | 'shared'): StageName[][] {
+  if (workers === 'each') return STAGE_NAMES.map((stage) => [stage]);
+  return [['enricher'], STAGE_NAMES.filter((stage) => stage !== 'enricher')];
+}
+
 /** "enricher, dual-writer" -> the stage names; empty means all. Unknown names fail with the list of known ones. */
 export function parseStageList(list: string): StageName[] {
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);
