@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateApiKey, hashApiKey, parseApiKeys } from '@memory/http-api';
+import { generateApiKey, hashApiKey, parseApiKeys } from '@memory/http-api/keys';
 
 const DEV_TENANT = 'dev';
 

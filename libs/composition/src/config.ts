@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigReader } from '@memory/platform';
 import { ONNX_MODELS } from '@memory/embedder-onnx';
-import { defaultFileWorkers, FILE_POOL_DEFAULTS } from '@memory/file-pool';
+import { defaultFileWorkers, FILE_POOL_DEFAULTS } from '@memory/file-pool/defaults';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
@@ -85,6 +85,11 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * so a scrape configuration can name them; 0 gives each a free port (printed at start).
      */
     stagePortBase: c.integer('MEMORY_STAGE_PORT_BASE', 8091, { min: 0, max: 65535 }),
+    /**
+     * start-distributed: 'each' starts a worker per stage; 'shared' starts the enricher (the stage that embeds and
+     * scales out) alone and the other stages in one worker, a process's fixed memory paid once instead of six times.
+     */
+    stageWorkers: c.oneOf('MEMORY_STAGE_WORKERS', ['each', 'shared'] as const, 'each'),
     /** Where the edge relays searches in the distributed mode: one search app or several (comma-separated, taken in turn). */
     searchUrls: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090').split(',').map((url) => url.trim()).filter(Boolean),
     kafka: {

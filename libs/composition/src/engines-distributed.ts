@@ -1,12 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from '@memory/platform';
-import { openKafkaEventLog } from '@memory/eventlog-kafka';
-import { createConfluentSchemaRegistry } from '@memory/schema-registry-confluent';
-import { openElasticsearchStores, type ElasticsearchStores } from '@memory/stores-elasticsearch';
-import { openArangoGraphStore } from '@memory/graph-arangodb';
-import { createEmbeddedGraphStore } from '@memory/graph-embedded';
-import { openMinioBlobStore } from '@memory/blobs-minio';
-import { VISUAL_DESCRIPTOR_DIMS } from '@memory/image-analysis';
+import type { ElasticsearchStores } from '@memory/stores-elasticsearch';
 import type { ServiceConfig } from './config.js';
 import { embeddingDimensions } from './embedders.js';
 import type { Engines } from './infrastructure.js';
@@ -16,18 +10,22 @@ import { namespacedEventLog } from './namespaced-event-log.js';
  * The production shape: Kafka and a Confluent-API registry for the log, Elasticsearch for vectors, centroids,
  * jobs and idempotency keys, ArangoDB for the graph, MinIO for blobs. Without ARANGO_URL the graph stays on disk
  * under MEMORY_DATA_DIR, which holds while one dual-writer process writes it (the local distributed mode; ArangoDB
- * is not installable on our machines).
+ * is not installable on our machines). Each adapter is imported when its port is first opened, so a process loads
+ * the clients of the engines its roles use and no others.
  */
 export function distributedEngines(config: ServiceConfig, logger: Logger): Engines {
   const indexPrefix = config.namespace ? `${config.namespace}-${config.elasticsearch.indexPrefix}` : config.elasticsearch.indexPrefix;
   const layout = { shards: config.elasticsearch.shards, ...(config.elasticsearch.replicas === null ? {} : { replicas: config.elasticsearch.replicas }) };
   // Vectors, centroids, jobs and idempotency keys share one connection pool; whoever asks first opens it.
   let stores: Promise<ElasticsearchStores> | undefined;
+  const openElasticsearchStores = async (options: Parameters<typeof import('@memory/stores-elasticsearch').openElasticsearchStores>[0]) =>
+    (await import('@memory/stores-elasticsearch')).openElasticsearchStores(options);
   const openStores = () =>
     (stores ??= (async () =>
       openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefix, dims: await embeddingDimensions(config, logger), ...layout }))());
   return {
     eventLog: async () => {
+      const { openKafkaEventLog } = await import('@memory/eventlog-kafka');
       const log = await openKafkaEventLog({
         brokers: config.kafka.brokers,
         clientId: config.kafka.clientId,
@@ -37,11 +35,12 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
       });
       return config.namespace ? namespacedEventLog(log, config.namespace) : log;
     },
-    schemaRegistry: () => createConfluentSchemaRegistry({ url: config.schemaRegistryUrl }),
+    schemaRegistry: async () => (await import('@memory/schema-registry-confluent')).createConfluentSchemaRegistry({ url: config.schemaRegistryUrl }),
     vectors: async () => (await openStores()).vectors,
     centroids: async () => (await openStores()).centroids,
     // Its own indices (<prefix>-visual-*): the descriptor has other dimensions than the text embedding.
     visualVectors: async () => {
+      const { VISUAL_DESCRIPTOR_DIMS } = await import('@memory/image-analysis/descriptor');
       const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: `${indexPrefix}-visual`, dims: VISUAL_DESCRIPTOR_DIMS, ...layout });
       return visual.vectors;
     },
@@ -52,10 +51,10 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     webhookJobs: async () => (await openStores()).webhookJobs,
     graph: async () =>
       config.arango.url
-        ? openArangoGraphStore({ ...config.arango, url: config.arango.url, collectionPrefix: config.namespace ? `${config.namespace.replace(/-/g, '_')}_` : 'memory_', createDatabase: true })
+        ? (await import('@memory/graph-arangodb')).openArangoGraphStore({ ...config.arango, url: config.arango.url, collectionPrefix: config.namespace ? `${config.namespace.replace(/-/g, '_')}_` : 'memory_', createDatabase: true })
         : // Several processes share this file: none may replace it by a compacted copy (see the README's forgetting section).
-          createEmbeddedGraphStore({ dir: join(config.dataDir, 'graph'), compactAfterDeletes: false }),
-    blobs: () => openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
+          (await import('@memory/graph-embedded')).createEmbeddedGraphStore({ dir: join(config.dataDir, 'graph'), compactAfterDeletes: false }),
+    blobs: async () => (await import('@memory/blobs-minio')).openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
     describe: () => [
       `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,
       `vectors, centroids, jobs, data keys, idempotency keys, webhooks: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,

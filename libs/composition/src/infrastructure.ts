@@ -1,9 +1,9 @@
 import { AvroCodec, DEFAULT_PARTITIONS, EVENTS } from '@memory/contracts';
 import type { Logger } from '@memory/platform';
 import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type Embedder, type EventLog, type GraphStore, type IdempotencyStore, type JobStore, type SchemaRegistry, type VectorStore, type WebhookStore } from '@memory/ports';
-import { createEnricher, type Enricher } from '@memory/enrichment';
-import { createFilePool, type FilePool } from '@memory/file-pool';
-import { startDeliverer, type Deliverer } from '@memory/stage-webhook-dispatcher';
+import type { Enricher } from '@memory/enrichment';
+import type { FilePool } from '@memory/file-pool';
+import type { Deliverer } from '@memory/stage-webhook-dispatcher';
 import type { ServiceConfig } from './config.js';
 import { webhookSchedule } from './webhooks.js';
 import { openEmbedder } from './embedders.js';
@@ -98,12 +98,13 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
     webhookDeliverer: () =>
       resources.get(
         'webhook deliverer',
-        async () => startDeliverer({ store: await resources.get('webhook store', engines.webhooks, closeIt), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets, retentionMs: config.webhooks.retentionDays * DAY_MS }),
+        async () => (await import('@memory/stage-webhook-dispatcher')).startDeliverer({ store: await resources.get('webhook store', engines.webhooks, closeIt), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets, retentionMs: config.webhooks.retentionDays * DAY_MS }),
         (deliverer) => deliverer.stop(),
       ),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),
-    enricher: () => resources.get('enricher', () => createEnricher(), async () => {}),
-    files: () => resources.get('file workers', async () => createFilePool({ ...config.files, logger }), closeIt),
+    // The libraries behind the enricher, the file workers and the deliverer load with them, in the processes that use them.
+    enricher: () => resources.get('enricher', async () => (await import('@memory/enrichment')).createEnricher(), async () => {}),
+    files: () => resources.get('file workers', async () => (await import('@memory/file-pool')).createFilePool({ ...config.files, logger }), closeIt),
     close: () => resources.closeAll(),
   };
 }

@@ -1,11 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createLogger } from '@memory/platform';
 import { observeJobs, observeLag } from '@memory/metrics';
-import type { Consumer } from '@memory/ports';
-import { createJobIdClock } from '@memory/contracts';
-import { Admission, closeHttpServer, createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createIngestion, createUpdating, guardHttpServer, type HttpApiDeps } from '@memory/http-api';
+import type { Consumer, EventLog } from '@memory/ports';
+import { createJobIdClock, type AvroCodec } from '@memory/contracts';
+import type { Admission, HttpApiDeps } from '@memory/http-api';
+import { closeHttpServer, createHealthApi, guardHttpServer } from '@memory/http-api/health';
 import { loadApiKeys } from './api-keys.js';
 import { readServiceConfig, type ServiceConfig } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -48,7 +49,9 @@ export async function startService(roles: Roles, options: { env: Record<string, 
   const infra = openInfrastructure(config, logger);
   const needsModel = roles.http.search === 'local' || roles.stages.includes('enricher');
   const checks = new StartupChecks(['event log', ...(needsModel ? ['model'] : []), ...(roles.stages.length ? ['stages'] : [])]);
-  const apiKeys = roles.http.api ? createApiKeyRegistry(loadApiKeys(config.dataDir, config.apiKeys, options.print)) : undefined;
+  // The API and what it pulls in (its routes, schemas, the search library) load only in a process that serves /v1.
+  const api = roles.http.api ? await import('@memory/http-api') : undefined;
+  const apiKeys = api ? api.createApiKeyRegistry(loadApiKeys(config.dataDir, config.apiKeys, options.print)) : undefined;
   for (const line of infra.engines) options.print(`${roles.name}: ${line}`);
 
   let consumers: Consumer[] = [];
@@ -57,6 +60,7 @@ export async function startService(roles: Roles, options: { env: Record<string, 
   try {
     const { log, codec } = await infra.eventBus();
     checks.ok('event log');
+    const reported = await stageGroups(roles.reportLagOf);
     if (needsModel) {
       options.print('Loading the embedding model and WordNet...');
       const [embedder] = await Promise.all([infra.embedder(), roles.stages.includes('enricher') ? infra.enricher() : undefined]);
@@ -65,43 +69,15 @@ export async function startService(roles: Roles, options: { env: Record<string, 
     consumers = await startStages(infra, roles.stages);
     if (roles.stages.length) checks.ok('stages', roles.stages.join(', '));
 
-    const deps: HttpApiDeps = {
-      apiKeys: apiKeys ?? createApiKeyRegistry(new Map()),
+    const health = {
       logger,
-      readiness: async () => ({ ready: checks.ready, checks: checks.snapshot(), lag: await pipelineLag(log, stageGroups(roles.reportLagOf)) }),
+      readiness: async () => ({ ready: checks.ready, checks: checks.snapshot(), lag: await pipelineLag(log, reported) }),
       metrics: config.metrics,
     };
     // The lag of the groups readiness reports: the edge reports every group's, so it shows while a worker is down.
-    if (roles.reportLagOf.length) unobserve.push(observeLag(() => partitionLag(log, stageGroups(roles.reportLagOf))));
-    if (roles.http.api && roles.http.ingestion) {
-      deps.blobs = await infra.blobs();
-      deps.documentMaxBytes = config.documentMaxBytes;
-      // One clock for every job id this process issues, so an erasure and an ingestion never share a millisecond.
-      const nextJobId = createJobIdClock();
-      deps.admission = await startAdmission(config, { jobs: await infra.jobs(), logger, backlogRecords: async () => Math.max(0, ...Object.values(await pipelineLag(log, stageGroups(roles.reportLagOf)))) });
-      const inFlight = deps.admission;
-      deps.ingestion = createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, nextJobId, inFlight });
-      deps.forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), nextJobId, inFlight });
-      deps.idempotency = createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
-      deps.updating = createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId, inFlight });
-    }
-    if (roles.http.api && roles.http.jobs) {
-      deps.jobs = await infra.jobs();
-      const jobs = deps.jobs;
-      unobserve.push(observeJobs(() => jobs.countByState()));
-      deps.webhooks = { store: await infra.webhooks(), allowPrivateTargets: config.webhooks.allowPrivateTargets, schedule: webhookSchedule(config) };
-    }
-    deps.mcp = config.mcpFileRoot ? { fileRoot: config.mcpFileRoot } : {};
-    if (roles.http.api && roles.http.search === 'local') {
-      deps.search = {
-        vectors: await infra.vectors(),
-        embedder: await infra.embedder(),
-        centroids: await infra.centroids(),
-        graph: await infra.graph(),
-        images: { visualVectors: await infra.visualVectors(), files: await infra.files() } };
-    }
-    if (roles.http.api && roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrls };
-    server = await listen(createHttpApi(deps), config.port, config.host);
+    if (roles.reportLagOf.length) unobserve.push(observeLag(() => partitionLag(log, reported)));
+    const listener = api && apiKeys ? await apiListener(api, { ...health, apiKeys }, roles, infra, { log, codec, unobserve, reported }) : createHealthApi(health);
+    server = await listen(listener, config.port, config.host);
   } catch (error) {
     for (const stop of unobserve) stop();
     await Promise.all(consumers.map((consumer) => consumer.stop()));
@@ -128,8 +104,49 @@ export async function startService(roles: Roles, options: { env: Record<string, 
   };
 }
 
+/** The /v1 API of a process that serves it, with the parts its roles ask for (ingestion, jobs, search or its relay). */
+async function apiListener(
+  api: typeof import('@memory/http-api'),
+  deps: HttpApiDeps,
+  roles: Roles,
+  infra: Infrastructure,
+  bus: { log: EventLog; codec: AvroCodec; unobserve: Array<() => void>; reported: Awaited<ReturnType<typeof stageGroups>> },
+): Promise<RequestListener> {
+  const { config, logger } = infra;
+  const { log, codec, reported } = bus;
+  if (roles.http.ingestion) {
+    deps.blobs = await infra.blobs();
+    deps.documentMaxBytes = config.documentMaxBytes;
+    // One clock for every job id this process issues, so an erasure and an ingestion never share a millisecond.
+    const nextJobId = createJobIdClock();
+    deps.admission = await startAdmission(api.Admission, config, { jobs: await infra.jobs(), logger, backlogRecords: async () => Math.max(0, ...Object.values(await pipelineLag(log, reported))) });
+    const inFlight = deps.admission;
+    deps.ingestion = api.createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, nextJobId, inFlight });
+    deps.forgetting = api.createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), nextJobId, inFlight });
+    deps.idempotency = api.createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
+    deps.updating = api.createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), nextJobId, inFlight });
+  }
+  if (roles.http.jobs) {
+    deps.jobs = await infra.jobs();
+    const jobs = deps.jobs;
+    bus.unobserve.push(observeJobs(() => jobs.countByState()));
+    deps.webhooks = { store: await infra.webhooks(), allowPrivateTargets: config.webhooks.allowPrivateTargets, schedule: webhookSchedule(config) };
+  }
+  deps.mcp = config.mcpFileRoot ? { fileRoot: config.mcpFileRoot } : {};
+  if (roles.http.search === 'local') {
+    deps.search = {
+      vectors: await infra.vectors(),
+      embedder: await infra.embedder(),
+      centroids: await infra.centroids(),
+      graph: await infra.graph(),
+      images: { visualVectors: await infra.visualVectors(), files: await infra.files() } };
+  }
+  if (roles.http.search === 'proxy') deps.search = { proxyTo: config.searchUrls };
+  return api.createHttpApi(deps);
+}
+
 /** The edge's admission, its signals read once before the first request: the backlog, and the data folder's free space. */
-async function startAdmission(config: ServiceConfig, sources: Omit<ConstructorParameters<typeof Admission>[1], 'freeDiskBytes'>): Promise<Admission> {
+async function startAdmission(AdmissionClass: typeof Admission, config: ServiceConfig, sources: Omit<ConstructorParameters<typeof Admission>[1], 'freeDiskBytes'>): Promise<Admission> {
   const { minFreeDiskMb, ...policy } = config.admission;
   const freeDiskBytes = async () => {
     // The folder an edge of the distributed mode never wrote to may not exist yet: its disk is that of its parent.
@@ -141,12 +158,12 @@ async function startAdmission(config: ServiceConfig, sources: Omit<ConstructorPa
       if (stats) return stats.bavail * stats.bsize;
     }
   };
-  const admission = new Admission({ ...policy, minFreeDiskBytes: minFreeDiskMb * 1024 * 1024 }, { ...sources, freeDiskBytes });
+  const admission = new AdmissionClass({ ...policy, minFreeDiskBytes: minFreeDiskMb * 1024 * 1024 }, { ...sources, freeDiskBytes });
   await admission.refresh();
   return admission;
 }
 
-function listen(api: ReturnType<typeof createHttpApi>, port: number, host: string): Promise<Server> {
+function listen(api: RequestListener, port: number, host: string): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
     const server = createServer(api);
     server.listen(port, host, () => resolve(server));

@@ -1,23 +1,17 @@
 import type { Consumer } from '@memory/ports';
 import { runStage, type RunnerDeps } from '@memory/pipeline-runtime';
-import { temporalResolverStage } from '@memory/stage-temporal-resolver';
-import { enricherStage } from '@memory/stage-enricher';
-import { dualWriterStage } from '@memory/stage-dual-writer';
-import { centroidCalibratorStage } from '@memory/stage-centroid-calibrator';
-import { jobTrackerStage } from '@memory/stage-job-tracker';
-import { forgetterStage } from '@memory/stage-forgetter';
-import { webhookDispatcherStage } from '@memory/stage-webhook-dispatcher';
 import { webhookSchedule } from './webhooks.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /**
  * Every consumer group of the pipeline, in flow order, with what it needs from the infrastructure. A process
  * runs any subset: memoryd runs them all, a stage worker of the distributed mode runs the ones it is told to.
+ * Each stage's library is imported when it is asked for, so a stage worker loads its own stage and no other.
  */
 export const PIPELINE_STAGES = {
-  'temporal-resolver': { spec: temporalResolverStage, deps: async (_: Infrastructure) => ({}) },
+  'temporal-resolver': { spec: async () => (await import('@memory/stage-temporal-resolver')).temporalResolverStage, deps: async (_: Infrastructure) => ({}) },
   enricher: {
-    spec: enricherStage,
+    spec: async () => (await import('@memory/stage-enricher')).enricherStage,
     deps: async (infra: Infrastructure) => ({
       enricher: await infra.enricher(),
       embedder: await infra.embedder(),
@@ -25,16 +19,16 @@ export const PIPELINE_STAGES = {
     }),
   },
   'dual-writer': {
-    spec: dualWriterStage,
+    spec: async () => (await import('@memory/stage-dual-writer')).dualWriterStage,
     deps: async (infra: Infrastructure) => ({ vectors: await infra.vectors(), graph: await infra.graph(), visualVectors: await infra.visualVectors(), keys: await infra.keyring() }),
   },
   'centroid-calibrator': {
-    spec: centroidCalibratorStage,
+    spec: async () => (await import('@memory/stage-centroid-calibrator')).centroidCalibratorStage,
     deps: async (infra: Infrastructure) => ({ centroids: await infra.centroids(), vectors: await infra.vectors(), keys: await infra.keyring() }),
   },
-  'job-tracker': { spec: jobTrackerStage, deps: async (infra: Infrastructure) => ({ jobs: await infra.jobs(), keys: await infra.keyring() }) },
+  'job-tracker': { spec: async () => (await import('@memory/stage-job-tracker')).jobTrackerStage, deps: async (infra: Infrastructure) => ({ jobs: await infra.jobs(), keys: await infra.keyring() }) },
   forgetter: {
-    spec: forgetterStage,
+    spec: async () => (await import('@memory/stage-forgetter')).forgetterStage,
     deps: async (infra: Infrastructure) => ({
       vectors: await infra.vectors(),
       visualVectors: await infra.visualVectors(),
@@ -48,7 +42,7 @@ export const PIPELINE_STAGES = {
     }),
   },
   'webhook-dispatcher': {
-    spec: webhookDispatcherStage,
+    spec: async () => (await import('@memory/stage-webhook-dispatcher')).webhookDispatcherStage,
     deps: async (infra: Infrastructure) => {
       // The process that turns jobs into deliveries also sends them.
       await infra.webhookDeliverer();
@@ -64,9 +58,14 @@ export function isStageName(name: string): name is StageName {
   return Object.hasOwn(PIPELINE_STAGES, name);
 }
 
-/** The consumer group and input events of each stage, for lag reports. */
-export function stageGroups(names: readonly StageName[] = STAGE_NAMES) {
-  return names.map((name) => ({ group: PIPELINE_STAGES[name].spec.group, inputs: PIPELINE_STAGES[name].spec.inputs }));
+/** The consumer group and input events of each stage, for lag reports and offset moves. */
+export async function stageGroups(names: readonly StageName[] = STAGE_NAMES) {
+  return Promise.all(
+    names.map(async (name) => {
+      const { group, inputs } = await PIPELINE_STAGES[name].spec();
+      return { group, inputs };
+    }),
+  );
 }
 
 /** Starts the named stages as consumer groups on the infrastructure's event log. */
@@ -77,9 +76,18 @@ export async function startStages(infra: Infrastructure, names: readonly StageNa
     names.map(async (name) => {
       const stage = PIPELINE_STAGES[name];
       // Each entry pairs a spec with its own deps; TypeScript cannot follow that pairing through the union.
-      return runStage(stage.spec as never, (await stage.deps(infra)) as never, runner);
+      return runStage((await stage.spec()) as never, (await stage.deps(infra)) as never, runner);
     }),
   );
+}
+
+/**
+ * The stages each worker process of start-distributed runs: one each, or the enricher alone and the stages that do
+ * not embed together (MEMORY_STAGE_WORKERS=shared).
+ */
+export function stageWorkerGroups(workers: 'each' | 'shared'): StageName[][] {
+  if (workers === 'each') return STAGE_NAMES.map((stage) => [stage]);
+  return [['enricher'], STAGE_NAMES.filter((stage) => stage !== 'enricher')];
 }
 
 /** "enricher, dual-writer" -> the stage names; empty means all. Unknown names fail with the list of known ones. */

@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from '@memory/stage-webhook-dispatcher';
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from '@memory/stage-webhook-dispatcher/schedule';
 import type { ServiceConfig } from './config.js';
 
 /** The retry schedule of webhook deliveries: the default, with the configured first delay. */

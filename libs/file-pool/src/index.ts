@@ -1,2 +1,3 @@
-export { createFilePool, defaultFileWorkers, FILE_POOL_DEFAULTS, type FilePool, type FilePoolOptions } from './pool.js';
+export { createFilePool, type FilePool, type FilePoolOptions } from './pool.js';
+export { defaultFileWorkers, FILE_POOL_DEFAULTS } from './defaults.js';
 export type { DocumentPage, DocumentPages, ImageReading } from './tasks.js';

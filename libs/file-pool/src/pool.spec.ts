@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createLogger, type MemoryServiceError } from '@memory/platform';
 import { drawReceipt, hostilePdf, MANUAL_PAGES, pixelBombPng, writePdf } from '@memory/testing';
-import { createFilePool, defaultFileWorkers, type FilePool } from './pool.js';
+import { createFilePool, type FilePool } from './pool.js';
+import { defaultFileWorkers } from './defaults.js';
 import { cpuMsOf, processUsage } from './usage.js';
 
 const logger = createLogger({ test: 'file-pool' }, (process.env['MEMORY_LOG_LEVEL'] ?? 'silent') as 'silent');

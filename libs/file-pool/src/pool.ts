@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism, setPriority } from 'node:os';
+import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { documentTooComplex } from '@memory/document-text';
@@ -32,18 +32,6 @@ export interface FilePool {
   /** Fails what is queued or running with FILES.CLOSED (retriable) and stops the workers. */
   close(): Promise<void>;
 }
-
-/** One core stays for the service itself: the HTTP edge, the text path of the pipeline and the embedding model. */
-export function defaultFileWorkers(cores = availableParallelism()): number {
-  return Math.max(1, cores - 1);
-}
-
-export const FILE_POOL_DEFAULTS = Object.freeze({
-  /** A scanned PDF of about 60 pages renders and OCRs in this much CPU time. */
-  timeLimitMs: 120_000,
-  /** The OCR models take about 300 MB of it and reading an ordinary photo up to about 750 MB more. */
-  memoryLimitMb: 1536,
-});
 
 /** How often a busy worker's usage is read: a file passes a limit by at most about this much. */
 const SAMPLE_MS = 50;

@@ -1,6 +1,6 @@
-import { IMAGE_LIMITS } from '@memory/image-analysis';
+import { IMAGE_LIMITS } from '@memory/image-analysis/limits';
 import { METADATA_LIMITS } from '@memory/ports';
-import { SEARCH_LIMITS } from '@memory/search';
+import { SEARCH_LIMITS } from '@memory/search/limits';
 
 /** Documented request limits (README, "Limits"). Exceeding one is a 400 or 413 with a stable error code. */
 export const REQUEST_LIMITS = {

@@ -1,6 +1,6 @@
 import { createLogger } from '@memory/platform';
 import { EVENTS, subjectOf } from '@memory/contracts';
-import { openInfrastructure, readServiceConfig, STAGE_NAMES, PIPELINE_STAGES, type StageName } from '@memory/composition';
+import { openInfrastructure, readServiceConfig, STAGE_NAMES, stageGroups, type StageName } from '@memory/composition';
 import type { DataKeyStore, EventLog, KeyRequest } from '@memory/ports';
 import { reframe } from '../reframe.js';
 
@@ -37,8 +37,9 @@ export async function exportToKafka(env: Record<string, string | undefined>, pri
         return targetId;
       }, print);
     }
-    for (const stage of STAGE_NAMES) {
-      const { group, inputs } = PIPELINE_STAGES[stage].spec;
+    const groups = await stageGroups(STAGE_NAMES);
+    for (const [index, stage] of STAGE_NAMES.entries()) {
+      const { group, inputs } = groups[index]!;
       for (const input of inputs) {
         const topic = EVENTS[input].topic;
         if (!STAGES_KEEPING_OFFSETS.includes(stage)) {

@@ -1,6 +1,6 @@
 import { createLogger } from '@memory/platform';
 import { EVENTS } from '@memory/contracts';
-import { isStageName, openInfrastructure, PIPELINE_STAGES, readServiceConfig, stageGroups, pipelineLag, type ServiceMode, type StageName } from '@memory/composition';
+import { isStageName, openInfrastructure, readServiceConfig, stageGroups, pipelineLag, type ServiceMode, type StageName } from '@memory/composition';
 import type { OffsetPosition } from '@memory/ports';
 
 /** Which stage writes each store: rebuilding a store is replaying that stage's consumer group from the start. */
@@ -37,9 +37,10 @@ function describe(position: OffsetPosition): string {
  * The group must be stopped: its next start reads from there.
  */
 export async function resetGroup(mode: ServiceMode, env: Record<string, string | undefined>, group: string, position: OffsetPosition, topic: string | undefined, print: (line: string) => void) {
-  const topics = topic ? [topic] : isStageName(group) ? PIPELINE_STAGES[group].spec.inputs.map((input) => EVENTS[input].topic) : [];
+  const [stage] = isStageName(group) ? await stageGroups([group]) : [];
+  const topics = topic ? [topic] : stage ? stage.inputs.map((input) => EVENTS[input].topic) : [];
   if (topics.length === 0) throw new Error(`"${group}" is not a stage; name its topic with --topic`);
-  const groupId = isStageName(group) ? PIPELINE_STAGES[group].spec.group : group;
+  const groupId = stage ? stage.group : group;
   const infra = openInfrastructure(readServiceConfig(env, mode), createLogger({ app: 'cli' }));
   try {
     const { log } = await infra.eventBus();
@@ -64,7 +65,7 @@ export async function showLag(mode: ServiceMode, env: Record<string, string | un
   const infra = openInfrastructure(readServiceConfig(env, mode), createLogger({ app: 'cli' }));
   try {
     const { log } = await infra.eventBus();
-    for (const [group, behind] of Object.entries(await pipelineLag(log, stageGroups()))) print(`${group.padEnd(22)} ${behind} records behind`);
+    for (const [group, behind] of Object.entries(await pipelineLag(log, await stageGroups()))) print(`${group.padEnd(22)} ${behind} records behind`);
   } finally {
     await infra.close();
   }

@@ -1,16 +1,14 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadApiKeys, readServiceConfig, STAGE_NAMES, supervise, type ProcessSpec } from '@memory/composition';
+import { appBundles, loadApiKeys, readServiceConfig, stageWorkerGroups, supervise, type BundledApp, type ProcessSpec } from '@memory/composition';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
-function app(name: string, entry: string, env: Record<string, string | undefined>): ProcessSpec {
-  return {
-    name,
-    command: process.execPath,
-    args: ['--conditions=source', '--import', 'tsx', join(repoRoot, 'apps', entry, 'src', 'main.ts')],
-    env,
-  };
+/** How each app is started: its compiled bundle, or its TypeScript source through tsx (MEMORY_COMPILED_APPS=off). */
+async function appCommands(env: Record<string, string | undefined>, print: (line: string) => void): Promise<(entry: BundledApp) => string[]> {
+  if (env['MEMORY_COMPILED_APPS'] === 'off') return (entry) => ['--conditions=source', '--import', 'tsx', join(repoRoot, 'apps', entry, 'src', 'main.ts')];
+  const bundles = await appBundles(repoRoot, print);
+  return (entry) => [bundles[entry]];
 }
 
 /**
@@ -21,6 +19,8 @@ export async function startDistributed(env: Record<string, string | undefined>, 
   const config = readServiceConfig(env, 'distributed');
   // Resolved once here so a development key is created (and printed) once, before the apps read it.
   loadApiKeys(config.dataDir, config.apiKeys, print);
+  const command = await appCommands(env, print);
+  const app = (name: string, entry: BundledApp, appEnv: Record<string, string | undefined>): ProcessSpec => ({ name, command: process.execPath, args: command(entry), env: appEnv });
   const supervisor = supervise(print);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -32,18 +32,20 @@ export async function startDistributed(env: Record<string, string | undefined>, 
     });
   }
 
-  print(`Starting the search app, ${STAGE_NAMES.length} stage workers and the edge against Kafka ${config.kafka.brokers.join(',')} and Elasticsearch ${config.elasticsearch.url}...`);
+  const workers = stageWorkerGroups(config.stageWorkers);
+  print(`Starting the search app, ${workers.length} stage workers and the edge against Kafka ${config.kafka.brokers.join(',')} and Elasticsearch ${config.elasticsearch.url}...`);
   try {
     const searchUrl = await supervisor.start(app('search', 'search', { PORT: env['MEMORY_SEARCH_PORT'] ?? '8090' }));
     const stagePort = (index: number) => String(config.stagePortBase === 0 ? 0 : config.stagePortBase + index);
-    const workerUrls = await Promise.all(STAGE_NAMES.map((stage, index) => supervisor.start(app(stage, 'stage-worker', { MEMORY_STAGES: stage, PORT: stagePort(index) }))));
+    const workerName = (stages: string[]) => (stages.length === 1 ? stages[0]! : 'stages');
+    const workerUrls = await Promise.all(workers.map((stages, index) => supervisor.start(app(workerName(stages), 'stage-worker', { MEMORY_STAGES: stages.join(','), PORT: stagePort(index) }))));
     // Search apps started elsewhere (by hand, or on other machines) that the edge takes in turn with this one.
     const elsewhere = env['MEMORY_SEARCH_URL'] === undefined ? [] : config.searchUrls.filter((url) => url !== searchUrl);
     const searchUrls = [searchUrl, ...elsewhere];
     const edgeUrl = await supervisor.start(app('edge', 'edge', { MEMORY_SEARCH_URL: searchUrls.join(',') }));
     if (searchUrls.length > 1) print(`The edge takes searches to ${searchUrls.join(', ')} in turn`);
     if (config.metrics) {
-      const scraped = [['edge', edgeUrl], ['search', searchUrl], ...STAGE_NAMES.map((stage, index) => [stage, workerUrls[index]!])];
+      const scraped = [['edge', edgeUrl], ['search', searchUrl], ...workers.map((stages, index) => [workerName(stages), workerUrls[index]!])];
       print(`Metrics (Prometheus, GET /metrics): ${scraped.map(([name, url]) => `${name} ${url}/metrics`).join(', ')}`);
     }
     print(`Memory service (distributed) ready on ${edgeUrl}`);
