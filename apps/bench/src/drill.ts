@@ -21,6 +21,7 @@ import {
   type PhaseResult,
   type ProcessControl,
 } from '@memory/drill';
+import { appOfScript } from '@memory/composition';
 import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
@@ -66,13 +67,12 @@ const PROCESS_NAMES: Record<KillTarget, string> = {
   'job-tracker': 'job-tracker',
 };
 
-/** The launcher's children, found by their entry point (and, for a stage worker, MEMORY_STAGES) in /proc. */
+/** The launcher's children, found by their script, source or compiled (and, for a stage worker, MEMORY_STAGES), in /proc. */
 function processOf(launcher: ServiceProcess, name: string): number | null {
   for (const pid of processTree(launcher.pid ?? -1).slice(1)) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      const entry = args.find((arg) => arg.endsWith('/src/main.ts')) ?? '';
-      const app = /apps\/([^/]+)\/src\/main\.ts$/.exec(entry)?.[1];
+      const app = args.map(appOfScript).find((name) => name !== null);
       if (app === name && (app === 'edge' || app === 'search')) return pid;
       if (app !== 'stage-worker') continue;
       const stages = /(?:^|\0)MEMORY_STAGES=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1];

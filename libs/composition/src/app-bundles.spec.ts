@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { buildAppBundles, staleInput, type Manifest } from './app-bundles.js';
+import { appOfScript, buildAppBundles, staleInput, type Manifest } from './app-bundles.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -39,6 +39,13 @@ describe('compiled apps', function () {
     manifest = await buildAppBundles(repoRoot, root);
   });
   after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('tells which app a process runs from its script, source or compiled', () => {
+    expect(appOfScript('/repo/apps/stage-worker/src/main.ts')).to.equal('stage-worker');
+    expect(appOfScript('/repo/dist/apps/build-1795695375071-14369/edge.mjs')).to.equal('edge');
+    expect(appOfScript('/usr/bin/node')).to.equal(null);
+    expect(appOfScript('--conditions=source')).to.equal(null);
+  });
 
   it('records every source the build read and is current right after it', () => {
     expect(manifest.inputs).to.include.keys('apps/stage-worker/src/main.ts', 'libs/adapters/embedder-onnx/src/model-catalog.ts', 'libs/composition/package.json');

@@ -14,6 +14,11 @@ const RECIPE = 1;
 const KEPT_BUILDS = 3;
 const WORKSPACE_DIRS = ['apps', 'libs', 'libs/pipeline', 'libs/adapters'];
 
+/** Which app a process runs, from the script in its command line: its source entry or its compiled bundle. */
+export function appOfScript(script: string): string | null {
+  return /apps\/([^/]+)\/src\/main\.ts$/.exec(script)?.[1] ?? /dist\/apps\/[^/]+\/([^/]+)\.mjs$/.exec(script)?.[1] ?? null;
+}
+
 export interface Manifest {
   recipe: number;
   /** The folder under dist/apps holding this build's entry points and chunks. */
