@@ -76,7 +76,8 @@ function processOf(launcher: ServiceProcess, name: string): number | null {
       if (app === name && (app === 'edge' || app === 'search')) return pid;
       if (app !== 'stage-worker') continue;
       const stages = /(?:^|\0)MEMORY_STAGES=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1];
-      if (stages === name) return pid;
+      // A worker runs one stage, or several (MEMORY_STAGE_WORKERS=shared): killing it kills each of them.
+      if (stages?.split(',').includes(name)) return pid;
     } catch {
       // Gone between the listing and the read.
     }
