@@ -6,11 +6,14 @@ import { MAX_CANDIDATES } from './options.js';
 type Query = estypes.QueryDslQueryContainer;
 
 /**
- * What a search returns of each hit: doc values, not _source. Reading a field from _source parses the whole stored
- * document, vector included, which made episode reads many times slower (README).
+ * What a search returns of each hit: doc values, and no stored field at all. Reading a field from _source parses the
+ * whole stored document, vector included; and even the _id of a hit is a stored field, kept in the same compressed
+ * blocks as _source, so fetching it decompresses the documents' vectors too (README, "The fetch phase").
+ * `stored_fields: '_none_'` skips both; the hits carry our own `id` doc value instead.
  */
-export const ID_FIELDS = { _source: false, docvalue_fields: ['id'] } satisfies Partial<estypes.SearchRequest>;
-export const TIMED_FIELDS = { _source: false, docvalue_fields: ['id', { field: 'createdAt', format: 'epoch_millis' }] } satisfies Partial<estypes.SearchRequest>;
+const NO_STORED_FIELDS = { _source: false, stored_fields: '_none_' } satisfies Partial<estypes.SearchRequest>;
+export const ID_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id'] } satisfies Partial<estypes.SearchRequest>;
+export const TIMED_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', { field: 'createdAt', format: 'epoch_millis' }] } satisfies Partial<estypes.SearchRequest>;
 
 /** The id of a hit of a request made with ID_FIELDS or TIMED_FIELDS. */
 export function hitId(hit: estypes.SearchHit<unknown>): string {
@@ -106,7 +109,7 @@ export function idsPageRequest(index: string, scope: Scope, pageSize: number, af
     query: { bool: { filter: scopeFilter(scope) } },
     sort: [{ id: 'asc' }],
     size: pageSize,
-    _source: false,
+    ...NO_STORED_FIELDS,
     track_total_hits: false,
     ...(after === undefined ? {} : { search_after: [after] }),
   };
