@@ -23,6 +23,14 @@ export interface RunnerDeps {
  */
 export const SLICES_IN_FLIGHT = 8;
 
+/**
+ * Batches of one partition a compute-only stage has handed over at once (the log's batchesInFlight). With one, a
+ * record of a quiet end user sharing a partition with a loud one waited for the loud user's batch in flight to end
+ * before its own batch was even read; with more, its batch is handed over at once and its records go to the model
+ * while the loud batch is still being enriched (each key keeping its order, see handleInKeyOrder).
+ */
+export const BATCHES_IN_FLIGHT = 4;
+
 /** An output to append, with the request id of the input it came from (copied into its record's headers). */
 interface Outgoing {
   emit: Emit;
@@ -130,8 +138,44 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     },
   });
 
+  /**
+   * The part of a batch still being handled, per key, while later batches of its partition are handed over. A
+   * record whose key has records in an earlier batch still in flight waits for them, so each end user's events keep
+   * their log order (a correction never overtakes the ingest it corrects); the records of other keys go at once.
+   */
+  const inFlightByKey = new Map<string, Promise<void>>();
+  const timedBatch = (records: LogRecord[]) => (records.length === 0 ? Promise.resolve() : timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
+
+  /**
+   * Handles a batch in at most two parts, each kept whole so the stage's calls still batch across its records: the
+   * records of keys free now, at once, and those of keys busy in earlier batches, once those earlier parts resolved.
+   * If an earlier part rejects, the waiting part rejects unprocessed: the log delivers both batches again, in order.
+   * The batch settles only when both parts have, so the log never redelivers a record while it is still in hand.
+   */
+  const handleInKeyOrder = async (records: LogRecord[]) => {
+    const earlier = new Set<Promise<void>>();
+    const free: LogRecord[] = [];
+    const waiting: LogRecord[] = [];
+    for (const record of records) {
+      const busy = inFlightByKey.get(record.key);
+      if (busy) earlier.add(busy);
+      (busy ? waiting : free).push(record);
+    }
+    const parts: Array<[LogRecord[], Promise<void>]> = [[free, timedBatch(free)]];
+    if (waiting.length > 0) parts.push([waiting, Promise.all(earlier).then(() => timedBatch(waiting))]);
+    for (const [part, done] of parts) {
+      for (const { key } of part) inFlightByKey.set(key, done);
+      const release = () => {
+        for (const { key } of part) if (inFlightByKey.get(key) === done) inFlightByKey.delete(key);
+      };
+      done.then(release, release);
+    }
+    const failure = (await Promise.allSettled(parts.map(([, done]) => done))).find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  };
+
   // A batch runs outside any HTTP request's context, whichever call woke the consumer: its log lines name their own records' ids.
-  const handler = (records: LogRecord[]) => withRequestId(undefined, () => timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
+  const handler = (records: LogRecord[]) => withRequestId(undefined, () => handleInKeyOrder(records));
 
   const handleBatch = async (records: LogRecord[]) => {
     const decoded: Array<Incoming<In> | null> = [];
@@ -182,7 +226,10 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   };
 
   const maxBatchSize = deps.maxBatchSize && (stage.computesOnly ? deps.maxBatchSize * SLICES_IN_FLIGHT : deps.maxBatchSize);
-  const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, ...(maxBatchSize ? { maxBatchSize } : {}) });
+  // Only a compute-only stage takes later batches while earlier ones run: a stage writing to stores keeps one batch
+  // at a time, so its writes of one batch never race those of the next (and its time goes to the store, not the model).
+  const batchesInFlight = stage.computesOnly ? BATCHES_IN_FLIGHT : 1;
+  const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, batchesInFlight, ...(maxBatchSize ? { maxBatchSize } : {}) });
   logger.info('stage running', { group: stage.group, topics });
   return consumer;
 }
