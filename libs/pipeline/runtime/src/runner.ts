@@ -2,6 +2,7 @@ import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf,
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
 import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
+import { KeyOrder } from './key-order.js';
 import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
@@ -27,9 +28,10 @@ export const SLICES_IN_FLIGHT = 8;
  * Batches of one partition a compute-only stage has handed over at once (the log's batchesInFlight). With one, a
  * record of a quiet end user sharing a partition with a loud one waited for the loud user's batch in flight to end
  * before its own batch was even read; with more, its batch is handed over at once and its records go to the model
- * while the loud batch is still being enriched (each key keeping its order, see handleInKeyOrder).
+ * while the loud batch is still being enriched (each key keeping its order, see KeyOrder). Many, because a batch
+ * read while others are in flight holds only what arrived since the last read, often one record.
  */
-export const BATCHES_IN_FLIGHT = 4;
+export const BATCHES_IN_FLIGHT = 16;
 
 /** An output to append, with the request id of the input it came from (copied into its record's headers). */
 interface Outgoing {
@@ -138,44 +140,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     },
   });
 
-  /**
-   * The part of a batch still being handled, per key, while later batches of its partition are handed over. A
-   * record whose key has records in an earlier batch still in flight waits for them, so each end user's events keep
-   * their log order (a correction never overtakes the ingest it corrects); the records of other keys go at once.
-   */
-  const inFlightByKey = new Map<string, Promise<void>>();
-  const timedBatch = (records: LogRecord[]) => (records.length === 0 ? Promise.resolve() : timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
-
-  /**
-   * Handles a batch in at most two parts, each kept whole so the stage's calls still batch across its records: the
-   * records of keys free now, at once, and those of keys busy in earlier batches, once those earlier parts resolved.
-   * If an earlier part rejects, the waiting part rejects unprocessed: the log delivers both batches again, in order.
-   * The batch settles only when both parts have, so the log never redelivers a record while it is still in hand.
-   */
-  const handleInKeyOrder = async (records: LogRecord[]) => {
-    const earlier = new Set<Promise<void>>();
-    const free: LogRecord[] = [];
-    const waiting: LogRecord[] = [];
-    for (const record of records) {
-      const busy = inFlightByKey.get(record.key);
-      if (busy) earlier.add(busy);
-      (busy ? waiting : free).push(record);
-    }
-    const parts: Array<[LogRecord[], Promise<void>]> = [[free, timedBatch(free)]];
-    if (waiting.length > 0) parts.push([waiting, Promise.all(earlier).then(() => timedBatch(waiting))]);
-    for (const [part, done] of parts) {
-      for (const { key } of part) inFlightByKey.set(key, done);
-      const release = () => {
-        for (const { key } of part) if (inFlightByKey.get(key) === done) inFlightByKey.delete(key);
-      };
-      done.then(release, release);
-    }
-    const failure = (await Promise.allSettled(parts.map(([, done]) => done))).find((r) => r.status === 'rejected');
-    if (failure) throw failure.reason;
-  };
+  // Each key in log order across the batches in hand, the ready records of several batches handled together.
+  const keyOrder = new KeyOrder((records) => timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
 
   // A batch runs outside any HTTP request's context, whichever call woke the consumer: its log lines name their own records' ids.
-  const handler = (records: LogRecord[]) => withRequestId(undefined, () => handleInKeyOrder(records));
+  const handler = (records: LogRecord[]) => withRequestId(undefined, () => keyOrder.handle(records));
 
   const handleBatch = async (records: LogRecord[]) => {
     const decoded: Array<Incoming<In> | null> = [];
