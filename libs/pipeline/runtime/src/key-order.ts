@@ -40,7 +40,10 @@ export class KeyOrder {
     if (free.length > 0) parts.push(this.part(free, []));
     if (waiting.length > 0) parts.push(this.part(waiting, [...after]));
     for (const part of parts) for (const { key } of part.records) this.holding.set(key, part);
-    for (const part of parts) (part.after.length === 0 ? this.start([part]) : this.queue.push(part));
+    for (const part of parts) {
+      if (part.after.length === 0) this.start([part]);
+      else this.queue.push(part);
+    }
     const failure = (await Promise.allSettled(parts.map((part) => part.done))).find((result) => result.status === 'rejected');
     if (failure) throw failure.reason;
   }
