@@ -258,7 +258,7 @@ describe('stage runner on the embedded log', function () {
   it('hands a busy key\'s records that arrived in several batches to a compute-only stage in one call once its earlier batch ends', async () => {
     let openSlow!: () => void;
     const slow = new Promise<void>((resolve) => (openSlow = resolve));
-    const calls: string[][] = [];
+    const calls: Array<Array<string | null>> = [];
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {
       name: 'merge-stage', group: 'merge-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
       async process(batch) {
@@ -284,7 +284,7 @@ describe('stage runner on the embedded log', function () {
 
   it('after an engine outage outlasting the retries, a busy key\'s later record waits: redelivered, the two keep their order', async () => {
     let outage = true;
-    const order: string[] = [];
+    const order: Array<string | null> = [];
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {
       name: 'outage-order-stage', group: 'outage-order-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
       async process(batch) {
