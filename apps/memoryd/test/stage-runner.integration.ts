@@ -9,6 +9,7 @@ import type { EventLog, SchemaRegistry } from '@memory/ports';
 import { runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
 import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
+import { samePartitionUser } from '@memory/testing';
 
 /** The stage runner on the real embedded log: retries, poison isolation, dead letters and job failure. */
 describe('stage runner on the embedded log', function () {
@@ -246,5 +247,102 @@ describe('stage runner on the embedded log', function () {
     await until(async () => (await readAll('deadLetter')).length === 1);
     await consumer.stop();
     expect((await readAll('deadLetter'))[0]!.errorCode).to.equal('CONTRACT.BAD_FRAME');
+  });
+  /** Appends one ingest request per call, so each may be read as a batch of its own. */
+  const appendEach = async (requests: IngestRequested[]) => {
+    for (const r of requests) await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await codec.encode('ingestRequested', r), headers: jobHeaders(r) }]);
+  };
+  const loudUser = { tenantId: 't', endUserId: 'loud' };
+  const loudRequest = (n: number): IngestRequested => ({ ...request(n, `loud ${n}`), ...loudUser, jobId: `job_${1000 + n}_loud` });
+
+  it('hands a busy key\'s records that arrived in several batches to a compute-only stage in one call once its earlier batch ends', async () => {
+    let openSlow!: () => void;
+    const slow = new Promise<void>((resolve) => (openSlow = resolve));
+    const calls: Array<Array<string | null>> = [];
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'merge-stage', group: 'merge-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
+      async process(batch) {
+        calls.push(batch.map((item) => item.value.content));
+        if (batch.some((item) => item.value.content === 'loud 1')) await slow;
+        return batch.map((item) => [progress('merge-stage', item.value)]);
+      },
+    };
+    await appendEach([loudRequest(1)]);
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent') });
+    try {
+      await until(async () => calls.length === 1);
+      await appendEach([loudRequest(2), loudRequest(3), loudRequest(4)]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      openSlow();
+      await until(async () => calls.flat().includes('loud 4'));
+    } finally {
+      openSlow();
+      await consumer.stop();
+    }
+    expect(calls).to.deep.equal([['loud 1'], ['loud 2', 'loud 3', 'loud 4']]);
+  });
+
+  it('after an engine outage outlasting the retries, a busy key\'s later record waits: redelivered, the two keep their order', async () => {
+    let outage = true;
+    const order: Array<string | null> = [];
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'outage-order-stage', group: 'outage-order-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
+      async process(batch) {
+        if (batch.some((item) => item.value.content === 'loud 1')) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (outage) throw new MemoryServiceError('JOBS.UNAVAILABLE', 'no shard available', { retriable: true });
+        }
+        order.push(...batch.map((item) => item.value.content));
+        return batch.map((item) => [progress('outage-order-stage', item.value)]);
+      },
+    };
+    await appendEach([loudRequest(1)]);
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 1 } });
+    try {
+      await appendEach([loudRequest(2)]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(order, 'the later record does not overtake the one that keeps failing').to.deep.equal([]);
+      outage = false;
+      await until(async () => order.includes('loud 2'));
+    } finally {
+      await consumer.stop();
+    }
+    expect(order.indexOf('loud 1')).to.be.at.least(0).and.below(order.indexOf('loud 2'));
+  });
+
+  it('hands a compute-only stage a quiet key\'s records while a loud key\'s batch is in flight, keeping each key in order', async () => {
+    const loud = { tenantId: 't', endUserId: 'loud' };
+    const quiet = { tenantId: 't', endUserId: samePartitionUser('t', 'quiet', loud, 2) };
+    const as = (user: typeof loud, n: number, content: string): IngestRequested => ({ ...request(n, content), ...user, jobId: `job_${1000 + n}_${user.endUserId}` });
+    let openSlow!: () => void;
+    const slow = new Promise<void>((resolve) => (openSlow = resolve));
+    const events: string[] = [];
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'lanes-stage', group: 'lanes-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
+      async process(batch) {
+        for (const item of batch) events.push(`start ${item.value.content}`);
+        if (batch.some((item) => item.value.content === 'loud 1')) await slow;
+        for (const item of batch) events.push(`end ${item.value.content}`);
+        return batch.map((item) => [progress('lanes-stage', item.value)]);
+      },
+    };
+    await publish([as(loud, 1, 'loud 1')]);
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent') });
+    try {
+      await until(async () => events.includes('start loud 1'));
+      // One append: the loud key's next record and the quiet key's come in one batch, behind the slow one.
+      const next = [as(loud, 3, 'loud 2'), as(quiet, 5, 'quiet 1')];
+      await log.append(EVENTS.ingestRequested.topic, await Promise.all(next.map(async (r) => ({ key: userKey(r.tenantId, r.endUserId), value: await codec.encode('ingestRequested', r), headers: jobHeaders(r) }))));
+      await until(async () => events.includes('end quiet 1'));
+      expect(events, 'the loud key\'s second record waits for its first').to.not.include('start loud 2');
+      expect(events).to.not.include('end loud 1');
+      openSlow();
+      await until(async () => events.includes('end loud 2'));
+    } finally {
+      openSlow();
+      await consumer.stop();
+    }
+    expect(events.indexOf('end loud 1')).to.be.below(events.indexOf('start loud 2'));
+    expect((await readAll('jobStatus')).map((s) => s.jobId).sort()).to.deep.equal([`job_1001_loud`, `job_1003_loud`, `job_1005_${quiet.endUserId}`]);
   });
 });

@@ -53,10 +53,20 @@ export interface ConsumerOptions {
   startFrom?: OffsetPosition;
   /** Largest batch handed to the handler. */
   maxBatchSize?: number;
+  /**
+   * How many batches of one partition may be handed to the handler before the earliest of them is committed.
+   * Default 1: each batch after the one before it resolved. With more, the next batches of a partition are handed
+   * over while earlier ones are still in flight, so a record is not held behind a slow batch of other keys; the
+   * handler then keeps whatever order it needs itself (the pipeline runner keeps each key's). Offsets are committed
+   * in order: a batch's end is committed only once it and every earlier batch of its partition resolved. A rejected
+   * batch is delivered again, once every batch in flight has settled, together with everything after it, even the
+   * batches that resolved (at-least-once: handlers must be idempotent). stop() waits for every batch in flight.
+   */
+  batchesInFlight?: number;
 }
 
 export interface Consumer {
-  /** Stops fetching, waits for the batch in flight, and returns. */
+  /** Stops fetching, waits for the batches in flight, commits what they completed in order, and returns. */
   stop(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { EventLog } from '@memory/ports';
 import { describeEventLogDurability } from './event-log-contract-durability.js';
 import { describeEventLogGroups } from './event-log-contract-groups.js';
+import { describeEventLogInFlight } from './event-log-contract-in-flight.js';
 import { readAll, records, type EventLogContext, type EventLogHarness } from './event-log-contract-support.js';
 import { expectCode, uniqueName } from './wait-for.js';
 
@@ -144,5 +145,6 @@ export function describeEventLogContract(adapterName: string, factory: EventLogF
 
     describeEventLogDurability(ctx);
     describeEventLogGroups(ctx);
+    describeEventLogInFlight(ctx);
   });
 }

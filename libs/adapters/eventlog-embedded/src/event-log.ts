@@ -120,12 +120,14 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     if (typeof handler !== 'function') throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `consumer ${group} needs a handler`);
     const maxBatchSize = options.maxBatchSize ?? this.options.defaultMaxBatchSize;
     if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `maxBatchSize must be a positive whole number, got ${maxBatchSize}`);
+    const batchesInFlight = options.batchesInFlight ?? 1;
+    if (!Number.isInteger(batchesInFlight) || batchesInFlight < 1) throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `batchesInFlight must be a positive whole number, got ${batchesInFlight}`);
     const unique = [...new Set(topics)];
     for (const topic of unique) {
       this.topic(topic);
       if (this.busyGroups.has(groupSlot(group, topic))) throw groupBusy(group, topic);
     }
-    const consumer = new GroupConsumer(this, group, unique, handler, maxBatchSize);
+    const consumer = new GroupConsumer(this, group, unique, handler, maxBatchSize, batchesInFlight);
     for (const topic of unique) this.busyGroups.set(groupSlot(group, topic), consumer);
     this.consumers.add(consumer);
     try {

@@ -148,6 +148,8 @@ class KafkaEventLog implements EventLog {
     if (typeof handler !== 'function') throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `consumer ${group} needs a handler`);
     const maxBatchSize = options.maxBatchSize ?? this.options.defaultMaxBatchSize;
     if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `maxBatchSize must be a positive whole number, got ${maxBatchSize}`);
+    const batchesInFlight = options.batchesInFlight ?? 1;
+    if (!Number.isInteger(batchesInFlight) || batchesInFlight < 1) throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `batchesInFlight must be a positive whole number, got ${batchesInFlight}`);
     const startFrom = options.startFrom ?? { kind: 'earliest' };
     checkPosition(startFrom);
     const unique = [...new Set(topics)];
@@ -167,7 +169,7 @@ class KafkaEventLog implements EventLog {
         retry: { retries: o.retries, initialRetryTime: 100, maxRetryTime: 5_000 },
       }),
       {
-        group, topics: unique, handler, maxBatchSize,
+        group, topics: unique, handler, maxBatchSize, batchesInFlight,
         concurrency: Math.min(partitions, 64),
         fromBeginning: startFrom.kind !== 'latest',
         heartbeatIntervalMs: o.heartbeatIntervalMs,

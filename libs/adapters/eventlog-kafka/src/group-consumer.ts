@@ -11,6 +11,8 @@ export interface GroupSettings {
   topics: string[];
   handler: BatchHandler;
   maxBatchSize: number;
+  /** Batches of one partition handed to the handler and not yet committed, at most (ConsumerOptions). */
+  batchesInFlight: number;
   /** How many partitions are handled at the same time (each one still strictly in order). */
   concurrency: number;
   /** Used only for a partition where nothing is committed yet (the log pins new groups before they start). */
@@ -24,7 +26,37 @@ export interface GroupSettings {
 interface Redelivery {
   offset: number;
   size: number;
+}
+
+/** A batch handed to the handler and not yet committed. */
+interface InFlight {
+  records: LogRecord[];
+  state: 'running' | 'done' | 'failed';
+  error?: unknown;
+}
+
+/**
+ * One partition as this consumer holds it in one group generation: the records fetched and not yet handed over
+ * (`buffer`), the batches handed over and not yet committed (`window`), in offset order.
+ */
+interface Lane {
+  topic: string;
+  partition: number;
+  buffer: LogRecord[];
+  window: InFlight[];
+  /** The last fetch's kafkajs handle: its heartbeat and commit serve the lane's batches after the fetch returned. */
+  payload: EachBatchPayload;
+  /** The offset after the last record taken from a fetch: where the next fetch must start. */
+  next?: number;
+  redelivery?: Redelivery;
+  /** Handler failures in a row, for the backoff. */
   failures: number;
+  /** A batch failed: nothing is handed over until the batches in flight settle and the backoff ends. */
+  failing: boolean;
+  /** Commits of this lane, one after another, so an earlier offset never lands after a later one. */
+  commits: Promise<void>;
+  /** False once a rebalance (or stop) gave the partition a new lane: this one only finishes and commits. */
+  current: boolean;
 }
 
 const COMMIT_ATTEMPTS = 3;
@@ -32,13 +64,19 @@ const COMMIT_ATTEMPTS = 3;
 const STALE_MEMBER_BACKOFF = { initialDelayMs: 200, maxDelayMs: 2_000, factor: 2 };
 
 /**
- * One consume() call: one kafkajs consumer in the group, auto-commit off. kafkajs hands over what one fetch
- * returned for one partition; this cuts it into handler batches, commits each batch's next offset after the
- * handler resolves, and on a rejection commits nothing, pauses the partition for a jittered backoff and lets the
- * next fetch start again at the first unhandled record (kafkajs fetches from the last resolved offset).
+ * One consume() call: one kafkajs consumer in the group, auto-commit off. What a fetch returns for a partition
+ * goes into its lane's buffer, and the fetch position moves past it (resolveOffset, which with auto-commit off only
+ * says where the next fetch starts: nothing is committed but the explicit commits here); the partition is paused
+ * while its buffer is not empty, so a partition's records are fetched again only once they are handed over. The
+ * buffer is cut into batches, and up to `batchesInFlight` of them are with the handler at once; each batch's end is
+ * committed once it and every earlier batch of the lane resolved. On a rejection nothing more is handed over; once
+ * the lane's batches in flight settled, the consumer seeks back to the failed batch and resumes the partition
+ * after a jittered backoff, so it and everything after it are fetched and delivered again.
  */
 export class KafkaGroupConsumer implements Consumer {
-  private readonly redeliveries = new Map<string, Redelivery>();
+  private readonly lanes = new Map<string, Lane>();
+  /** Handler runs and commits not yet settled, of current and replaced lanes: stop() waits for them all. */
+  private readonly pending = new Set<Promise<unknown>>();
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
   private stopped?: Promise<void>;
   private readonly stopping = new AbortController();
@@ -68,6 +106,9 @@ export class KafkaGroupConsumer implements Consumer {
     let fatal: Error | undefined;
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       this.memberId = payload.memberId;
+      // A new generation fetches from the committed offsets: what the old lanes buffered is dropped (it comes again)
+      // and their partitions resumed; their batches in flight finish and commit what they handled.
+      this.retireLanes();
     });
     // kafkajs reports a failed join through its crash event, not by rejecting run(); later crashes only here.
     this.consumer.on(this.consumer.events.CRASH, ({ payload: { error, restart } }) => {
@@ -94,17 +135,32 @@ export class KafkaGroupConsumer implements Consumer {
     this.stopped ??= (async () => {
       this.stopping.abort();
       try {
-        // kafkajs stops fetching, waits for the batch in flight (whose commit runs inside it), leaves the group.
+        // Nothing more is handed over (paused, so kafkajs does not fetch what onFetched would leave); the batches in
+        // flight end and commit while the consumer is still in the group.
+        for (const timer of this.resumeTimers) clearTimeout(timer);
+        this.resumeTimers.clear();
+        if (this.lanes.size > 0) this.consumer.pause(this.settings.topics.map((topic) => ({ topic })));
+        await this.settled();
+        // kafkajs stops fetching, waits for the fetch in hand (which hands nothing over now), leaves the group.
         await this.consumer.disconnect();
       } catch (error) {
         this.logger.warn('stopping the Kafka consumer failed', { error: errorMessage(error) });
       } finally {
-        for (const timer of this.resumeTimers) clearTimeout(timer);
-        this.resumeTimers.clear();
         this.onStopped(this);
       }
     })();
     return this.stopped;
+  }
+
+  /** Resolves once no handler run or commit is pending, however many were added meanwhile. */
+  private async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work)).catch(() => undefined);
+    return work;
   }
 
   /**
@@ -135,58 +191,116 @@ export class KafkaGroupConsumer implements Consumer {
 
   private async onFetched(payload: EachBatchPayload): Promise<void> {
     const { topic, partition } = payload.batch;
-    const slot = `${topic}\u0000${partition}`;
+    // A fetch made before a seek, or after stop(): nothing is taken, so the next fetch starts where it should.
+    if (this.stopping.signal.aborted || payload.isStale() || !payload.isRunning()) return;
     const records = payload.batch.messages.map((message) => toLogRecord(topic, partition, message));
-    let redelivery = this.redeliveries.get(slot);
-    if (redelivery && records[0]?.offset !== redelivery.offset) {
-      // The position moved (a rebalance, a reset): the failed batch is not what comes next any more.
-      this.redeliveries.delete(slot);
-      redelivery = undefined;
+    if (records.length === 0) return;
+    const slot = `${topic}\u0000${partition}`;
+    let lane = this.lanes.get(slot);
+    if (lane?.failing) return;
+    if (lane && lane.next !== undefined && records[0]!.offset !== lane.next) {
+      // The position moved (a reset, a rebalance not yet seen here): what the lane held is not what comes next.
+      lane.current = false;
+      lane.buffer = [];
+      lane = undefined;
     }
-    let start = 0;
-    for (const size of batchSizes(records.length, this.settings.maxBatchSize, redelivery?.size)) {
-      // stop() lets the batch in flight finish; the rest of this fetch is left for the next run.
-      if (!payload.isRunning() || payload.isStale()) return;
-      const batch = records.slice(start, (start += size));
-      if (!(await this.handle(batch, payload))) return;
-      this.redeliveries.delete(slot);
-      const last = batch[batch.length - 1]!.offset;
-      payload.resolveOffset(String(last));
-      await this.commit(payload, topic, partition, last + 1);
+    if (!lane) {
+      lane = { topic, partition, buffer: [], window: [], payload, failures: 0, failing: false, commits: Promise.resolve(), current: true };
+      this.lanes.set(slot, lane);
     }
+    if (lane.redelivery && records[0]!.offset !== lane.redelivery.offset) lane.redelivery = undefined;
+    lane.payload = payload;
+    lane.buffer.push(...records);
+    lane.next = records.at(-1)!.offset + 1;
+    payload.resolveOffset(String(records.at(-1)!.offset));
+    this.pump(lane);
+  }
+
+  /** Hands the lane's buffered records over while its window has room; pauses the partition while some are left. */
+  private pump(lane: Lane): void {
+    while (lane.current && !lane.failing && !this.stopping.signal.aborted && lane.buffer.length > 0 && lane.window.length < this.settings.batchesInFlight) {
+      const [size] = batchSizes(lane.buffer.length, this.settings.maxBatchSize, lane.redelivery?.size);
+      lane.redelivery = undefined;
+      const batch: InFlight = { records: lane.buffer.splice(0, size), state: 'running' };
+      lane.window.push(batch);
+      void this.track(this.handle(batch, lane.payload).then(() => this.advance(lane)));
+    }
+    if (!lane.current || this.stopping.signal.aborted) return;
+    if (lane.buffer.length > 0 || lane.failing) this.consumer.pause([{ topic: lane.topic, partitions: [lane.partition] }]);
+    else this.consumer.resume([{ topic: lane.topic, partitions: [lane.partition] }]);
   }
 
   /** Runs the handler, heartbeating meanwhile so a long batch does not cost the group membership. */
-  private async handle(batch: LogRecord[], payload: EachBatchPayload): Promise<boolean> {
+  private async handle(batch: InFlight, payload: EachBatchPayload): Promise<void> {
     const beat = setInterval(() => payload.heartbeat().catch(() => undefined), this.settings.heartbeatIntervalMs);
     try {
-      await this.settings.handler(batch);
-      return true;
+      await this.settings.handler(batch.records);
+      batch.state = 'done';
     } catch (error) {
-      this.scheduleRedelivery(batch, payload, error);
-      return false;
+      batch.state = 'failed';
+      batch.error = error;
     } finally {
       clearInterval(beat);
     }
   }
 
-  private scheduleRedelivery(batch: LogRecord[], payload: EachBatchPayload, error: unknown): void {
-    const { topic, partition, offset } = batch[0]!;
-    const slot = `${topic}\u0000${partition}`;
-    const failures = (this.redeliveries.get(slot)?.failures ?? 0) + 1;
-    this.redeliveries.set(slot, { offset, size: batch.length, failures });
-    const delayMs = backoffDelay(failures - 1, { initialDelayMs: this.settings.retryInitialMs, maxDelayMs: this.settings.retryMaxMs, factor: 2 });
+  /** After a batch settled: commits the lane's resolved prefix, then hands more over or, after a failure, seeks back. */
+  private advance(lane: Lane): void {
+    let done: InFlight | undefined;
+    while (lane.window[0]?.state === 'done') done = lane.window.shift();
+    if (done) {
+      lane.failures = 0;
+      const next = done.records.at(-1)!.offset + 1;
+      const { payload } = lane;
+      lane.commits = this.track(lane.commits.then(() => this.commit(payload, lane.topic, lane.partition, next)));
+    }
+    if (lane.window.some((batch) => batch.state === 'failed')) {
+      lane.failing = true;
+      if (lane.current && !this.stopping.signal.aborted) this.consumer.pause([{ topic: lane.topic, partitions: [lane.partition] }]);
+      if (lane.window.some((batch) => batch.state === 'running')) return;
+      this.scheduleRedelivery(lane, lane.window[0]!);
+      return;
+    }
+    this.pump(lane);
+  }
+
+  /**
+   * The lane's head batch failed and nothing of the lane is in flight any more: the next fetch starts at that batch
+   * (seek, which with auto-commit off moves only the fetch position) after a backoff, and it is handed over with
+   * its size again; the batches after it are fetched and delivered again behind it.
+   */
+  private scheduleRedelivery(lane: Lane, failed: InFlight): void {
+    const { topic, partition } = lane;
+    const offset = failed.records[0]!.offset;
+    lane.failures += 1;
+    lane.window = [];
+    lane.buffer = [];
+    lane.redelivery = { offset, size: failed.records.length };
+    lane.next = offset;
+    const delayMs = backoffDelay(lane.failures - 1, { initialDelayMs: this.settings.retryInitialMs, maxDelayMs: this.settings.retryMaxMs, factor: 2 });
     this.logger.warn('batch handler failed; the batch will be delivered again', {
-      topic, partition, fromOffset: offset, records: batch.length, attempt: failures, delayMs, code: errorCode(error), error: errorMessage(error),
+      topic, partition, fromOffset: offset, records: failed.records.length, attempt: lane.failures, delayMs, code: errorCode(failed.error), error: errorMessage(failed.error),
     });
-    // Pausing only this partition keeps the others flowing while it waits; nothing was resolved, so the next fetch
-    // after the resume starts at `offset` again.
-    const resume = payload.pause();
+    if (!lane.current || this.stopping.signal.aborted) return;
+    this.consumer.seek({ topic, partition, offset: String(offset) });
     const timer = setTimeout(() => {
       this.resumeTimers.delete(timer);
-      resume();
+      lane.failing = false;
+      if (lane.current && !this.stopping.signal.aborted) this.consumer.resume([{ topic, partitions: [partition] }]);
     }, delayMs);
     this.resumeTimers.add(timer);
+  }
+
+  /** Every lane stops handing over; paused partitions are resumed so the new generation fetches them. */
+  private retireLanes(): void {
+    for (const timer of this.resumeTimers) clearTimeout(timer);
+    this.resumeTimers.clear();
+    for (const lane of this.lanes.values()) {
+      lane.current = false;
+      lane.buffer = [];
+    }
+    this.lanes.clear();
+    if (!this.stopping.signal.aborted) this.consumer.resume(this.settings.topics.map((topic) => ({ topic })));
   }
 
   /**

@@ -2,6 +2,7 @@ import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf,
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
 import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
+import { KeyOrder } from './key-order.js';
 import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
@@ -22,6 +23,15 @@ export interface RunnerDeps {
  * Performance).
  */
 export const SLICES_IN_FLIGHT = 8;
+
+/**
+ * Batches of one partition a compute-only stage has handed over at once (the log's batchesInFlight). With one, a
+ * record of a quiet end user sharing a partition with a loud one waited for the loud user's batch in flight to end
+ * before its own batch was even read; with more, its batch is handed over at once and its records go to the model
+ * while the loud batch is still being enriched (each key keeping its order, see KeyOrder). Many, because a batch
+ * read while others are in flight holds only what arrived since the last read, often one record.
+ */
+export const BATCHES_IN_FLIGHT = 16;
 
 /** An output to append, with the request id of the input it came from (copied into its record's headers). */
 interface Outgoing {
@@ -130,8 +140,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     },
   });
 
+  // Each key in log order across the batches in hand, the ready records of several batches handled together.
+  const keyOrder = new KeyOrder((records) => timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
+
   // A batch runs outside any HTTP request's context, whichever call woke the consumer: its log lines name their own records' ids.
-  const handler = (records: LogRecord[]) => withRequestId(undefined, () => timed(stageDuration, { stage: stage.name }, () => handleBatch(records)));
+  const handler = (records: LogRecord[]) => withRequestId(undefined, () => keyOrder.handle(records));
 
   const handleBatch = async (records: LogRecord[]) => {
     const decoded: Array<Incoming<In> | null> = [];
@@ -182,7 +195,10 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   };
 
   const maxBatchSize = deps.maxBatchSize && (stage.computesOnly ? deps.maxBatchSize * SLICES_IN_FLIGHT : deps.maxBatchSize);
-  const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, ...(maxBatchSize ? { maxBatchSize } : {}) });
+  // Only a compute-only stage takes later batches while earlier ones run: a stage writing to stores keeps one batch
+  // at a time, so its writes of one batch never race those of the next (and its time goes to the store, not the model).
+  const batchesInFlight = stage.computesOnly ? BATCHES_IN_FLIGHT : 1;
+  const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, batchesInFlight, ...(maxBatchSize ? { maxBatchSize } : {}) });
   logger.info('stage running', { group: stage.group, topics });
   return consumer;
 }
