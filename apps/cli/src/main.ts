@@ -6,8 +6,8 @@ import { startDistributed } from './commands/start-distributed.js';
 
 const USAGE = `memory cli (npm run cli -- <command>)
 
-  start-distributed                 edge, search and one process per stage (MEMORY_STAGE_WORKERS=shared: the enricher
-                                    and one for the rest), compiled, against the engines
+  start-distributed                 edge, search, the enricher and one worker for the other stages
+                                    (MEMORY_STAGE_WORKERS=each: one per stage), compiled, against the engines
   lag [--distributed]               records each consumer group still has to process
   reset-group <stage|group> <earliest|latest|offset|ISO time> [--topic T] [--distributed]
                                     move a stopped group; its next start reads from there

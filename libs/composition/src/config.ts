@@ -89,7 +89,7 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * start-distributed: 'each' starts a worker per stage; 'shared' starts the enricher (the stage that embeds and
      * scales out) alone and the other stages in one worker, a process's fixed memory paid once instead of six times.
      */
-    stageWorkers: c.oneOf('MEMORY_STAGE_WORKERS', ['each', 'shared'] as const, 'each'),
+    stageWorkers: c.oneOf('MEMORY_STAGE_WORKERS', ['each', 'shared'] as const, 'shared'),
     /** Where the edge relays searches in the distributed mode: one search app or several (comma-separated, taken in turn). */
     searchUrls: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090').split(',').map((url) => url.trim()).filter(Boolean),
     kafka: {
