@@ -21,7 +21,7 @@ import {
   type PhaseResult,
   type ProcessControl,
 } from '@memory/drill';
-import { appOfScript } from '@memory/composition';
+import { appOfScript, stageWorkerName } from '@memory/composition';
 import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
@@ -67,17 +67,20 @@ const PROCESS_NAMES: Record<KillTarget, string> = {
   'job-tracker': 'job-tracker',
 };
 
-/** The launcher's children, found by their script, source or compiled (and, for a stage worker, MEMORY_STAGES), in /proc. */
-function processOf(launcher: ServiceProcess, name: string): number | null {
+/**
+ * The launcher's child running `name` (an app, or a stage: its worker, alone or shared), found by its script, source
+ * or compiled, and MEMORY_STAGES, in /proc; with the name the launcher prints its lines under.
+ */
+function processOf(launcher: ServiceProcess, name: string): { pid: number; label: string } | null {
   for (const pid of processTree(launcher.pid ?? -1).slice(1)) {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      const app = args.map(appOfScript).find((name) => name !== null);
-      if (app === name && (app === 'edge' || app === 'search')) return pid;
+      const app = args.map(appOfScript).find((found) => found !== null);
+      if (app === name && (app === 'edge' || app === 'search')) return { pid, label: app };
       if (app !== 'stage-worker') continue;
-      const stages = /(?:^|\0)MEMORY_STAGES=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1];
+      const stages = /(?:^|\0)MEMORY_STAGES=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1]?.split(',');
       // A worker runs one stage, or several (MEMORY_STAGE_WORKERS=shared): killing it kills each of them.
-      if (stages?.split(',').includes(name)) return pid;
+      if (stages?.includes(name)) return { pid, label: stageWorkerName(stages) };
     } catch {
       // Gone between the listing and the read.
     }
@@ -88,20 +91,21 @@ function processOf(launcher: ServiceProcess, name: string): number | null {
 /** kill -9 by pid; the restart is seen in the supervisor's output, as one more ready line of that process. */
 function processControl(launcher: ServiceProcess): ProcessControl {
   const readyLines = (name: string) => launcher.logs().split('\n').filter((line) => line.startsWith(`[${name}] `) && / ready on /.test(line)).length;
-  const before = new Map<string, number>();
+  const before = new Map<string, { label: string; ready: number }>();
   return {
     async kill(target) {
       const name = PROCESS_NAMES[target];
-      const pid = processOf(launcher, name);
-      if (pid === null) throw new Error(`no running ${name} process under the launcher (pid ${launcher.pid})`);
-      before.set(name, readyLines(name));
-      process.kill(pid, 'SIGKILL');
-      return { pid };
+      const found = processOf(launcher, name);
+      if (found === null) throw new Error(`no running ${name} process under the launcher (pid ${launcher.pid})`);
+      before.set(name, { label: found.label, ready: readyLines(found.label) });
+      process.kill(found.pid, 'SIGKILL');
+      return { pid: found.pid };
     },
     async awaitRestart(target) {
       const name = PROCESS_NAMES[target];
       const deadline = Date.now() + 180_000;
-      while (readyLines(name) <= (before.get(name) ?? 0)) {
+      const { label, ready } = before.get(name) ?? { label: name, ready: 0 };
+      while (readyLines(label) <= ready) {
         if (Date.now() > deadline) throw new Error(`${name} was not running again 180 s after the kill`);
         await sleep(100);
       }
@@ -124,8 +128,8 @@ function joinControl(launcher: ServiceProcess, searchPort: number): JoinControl 
   let extra: { child: ChildProcess; url: string; output: string[] } | null = null;
   return {
     async join(target) {
-      const pid = processOf(launcher, target);
-      if (pid === null) throw new Error(`no running ${target} process under the launcher (pid ${launcher.pid}) to copy`);
+      const pid = processOf(launcher, target)?.pid;
+      if (pid === undefined) throw new Error(`no running ${target} process under the launcher (pid ${launcher.pid}) to copy`);
       const [command, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       const env = Object.fromEntries(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
       const child = spawn(command!, args, { env: { ...env, PORT: target === 'search' ? String(searchPort) : '0' }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,7 @@
 export { readServiceConfig, type ServiceConfig, type ServiceMode } from './config.js';
 export { loadApiKeys } from './api-keys.js';
 export { openInfrastructure, type Engines, type Infrastructure } from './infrastructure.js';
-export { PIPELINE_STAGES, STAGE_NAMES, isStageName, parseStageList, stageGroups, stageWorkerGroups, startStages, type StageName } from './stages.js';
+export { PIPELINE_STAGES, STAGE_NAMES, isStageName, parseStageList, stageGroups, stageWorkerGroups, stageWorkerName, startStages, type StageName } from './stages.js';
 export { pipelineLag, StartupChecks } from './readiness.js';
 export { startService, type Roles, type RunningService } from './service.js';
 export { runService } from './run-service.js';

@@ -90,6 +90,11 @@ export function stageWorkerGroups(workers: 'each' | 'shared'): StageName[][] {
   return [['enricher'], STAGE_NAMES.filter((stage) => stage !== 'enricher')];
 }
 
+/** The name start-distributed gives a worker in its output (`[name] ...` lines): its stage, or `stages` for several. */
+export function stageWorkerName(stages: readonly string[]): string {
+  return stages.length === 1 ? stages[0]! : 'stages';
+}
+
 /** "enricher, dual-writer" -> the stage names; empty means all. Unknown names fail with the list of known ones. */
 export function parseStageList(list: string): StageName[] {
   const names = list.split(',').map((name) => name.trim()).filter(Boolean);

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appBundles, loadApiKeys, readServiceConfig, stageWorkerGroups, supervise, type BundledApp, type ProcessSpec } from '@memory/composition';
+import { appBundles, loadApiKeys, readServiceConfig, stageWorkerGroups, stageWorkerName, supervise, type BundledApp, type ProcessSpec } from '@memory/composition';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
@@ -37,15 +37,14 @@ export async function startDistributed(env: Record<string, string | undefined>, 
   try {
     const searchUrl = await supervisor.start(app('search', 'search', { PORT: env['MEMORY_SEARCH_PORT'] ?? '8090' }));
     const stagePort = (index: number) => String(config.stagePortBase === 0 ? 0 : config.stagePortBase + index);
-    const workerName = (stages: string[]) => (stages.length === 1 ? stages[0]! : 'stages');
-    const workerUrls = await Promise.all(workers.map((stages, index) => supervisor.start(app(workerName(stages), 'stage-worker', { MEMORY_STAGES: stages.join(','), PORT: stagePort(index) }))));
+    const workerUrls = await Promise.all(workers.map((stages, index) => supervisor.start(app(stageWorkerName(stages), 'stage-worker', { MEMORY_STAGES: stages.join(','), PORT: stagePort(index) }))));
     // Search apps started elsewhere (by hand, or on other machines) that the edge takes in turn with this one.
     const elsewhere = env['MEMORY_SEARCH_URL'] === undefined ? [] : config.searchUrls.filter((url) => url !== searchUrl);
     const searchUrls = [searchUrl, ...elsewhere];
     const edgeUrl = await supervisor.start(app('edge', 'edge', { MEMORY_SEARCH_URL: searchUrls.join(',') }));
     if (searchUrls.length > 1) print(`The edge takes searches to ${searchUrls.join(', ')} in turn`);
     if (config.metrics) {
-      const scraped = [['edge', edgeUrl], ['search', searchUrl], ...workers.map((stages, index) => [workerName(stages), workerUrls[index]!])];
+      const scraped = [['edge', edgeUrl], ['search', searchUrl], ...workers.map((stages, index) => [stageWorkerName(stages), workerUrls[index]!])];
       print(`Metrics (Prometheus, GET /metrics): ${scraped.map(([name, url]) => `${name} ${url}/metrics`).join(', ')}`);
     }
     print(`Memory service (distributed) ready on ${edgeUrl}`);
