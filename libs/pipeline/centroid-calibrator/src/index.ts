@@ -1,10 +1,9 @@
 import type { StageSpec, Emit, Incoming } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
 import { contentKeyId, type MemoryCommitted } from '@memory/contracts';
-import { errorCode } from '@memory/platform';
 import type { Centroid, CentroidMember, CentroidStore, Keyring, Scope, VectorStore } from '@memory/ports';
 import { addMembers, centroidDirection, emptyCentroid, replaceMember } from './centroid-math.js';
-import { recomputeCentroid } from './recompute.js';
+import { recomputeCentroid, whileCentroidChanged } from './recompute.js';
 
 export * from './centroid-math.js';
 export * from './recompute.js';
@@ -82,21 +81,16 @@ const SAVE_ATTEMPTS = 3;
  * changed it meanwhile: a forget's recompute in between (another stage, maybe another process) has removed a
  * forgotten memory's vector, which a save based on the earlier read would bring back.
  */
-async function foldAndSave(scope: Scope, commits: MemoryCommitted[], centroids: CentroidStore): Promise<Plan> {
-  for (let attempt = 1; ; attempt++) {
+function foldAndSave(scope: Scope, commits: MemoryCommitted[], centroids: CentroidStore): Promise<Plan> {
+  return whileCentroidChanged(SAVE_ATTEMPTS, async () => {
     // The centroid first: a recompute after this read changes its revision, so members read after it cannot be
     // older than the centroid the save is conditioned on.
     const read = await centroids.get(scope);
     const known = await centroids.members(scope, commits.map((c) => c.memoryId));
     const plan = fold(commits, known, read);
-    if (typeof plan === 'string') return plan;
-    try {
-      await centroids.save(scope, plan.centroid, plan.changed, { ifRevision: read?.revision ?? null });
-      return plan;
-    } catch (error) {
-      if (errorCode(error) !== 'VECTORS.CENTROID_CHANGED' || attempt >= SAVE_ATTEMPTS) throw error;
-    }
-  }
+    if (typeof plan !== 'string') await centroids.save(scope, plan.centroid, plan.changed, { ifRevision: read?.revision ?? null });
+    return plan;
+  });
 }
 
 /** What one end user's commits of a batch do to its centroid: the new centroid and the members they change, nothing, or a recompute. */

@@ -7,6 +7,20 @@ const READ_BATCH = 500;
 const RECOMPUTE_ATTEMPTS = 5;
 
 /**
+ * Runs a read-fold-save of a centroid again when its conditional save lost (VECTORS.CENTROID_CHANGED), at once and
+ * from fresh reads, up to `attempts` times in all; any other failure, or the last lost save, is thrown.
+ */
+export async function whileCentroidChanged<T>(attempts: number, task: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task();
+    } catch (error) {
+      if (errorCode(error) !== 'VECTORS.CENTROID_CHANGED' || attempt >= attempts) throw error;
+    }
+  }
+}
+
+/**
  * Rebuilds an end user's centroid from the memories the vector store holds now, folded in creation order as the
  * calibrator folded them, so it no longer includes forgotten memories; each member is recorded at the version the
  * store holds. Reads every memory of the user: O(n). Returns how many members the new centroid has.
@@ -16,7 +30,7 @@ const RECOMPUTE_ATTEMPTS = 5;
  * deleted, bringing its vector back.
  */
 export async function recomputeCentroid(scope: Scope, stores: { vectors: VectorStore; centroids: CentroidStore }): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
+  return whileCentroidChanged(RECOMPUTE_ATTEMPTS, async () => {
     await stores.centroids.reset(scope);
     const ids = await stores.vectors.ids(scope);
     const memories = [];
@@ -26,11 +40,7 @@ export async function recomputeCentroid(scope: Scope, stores: { vectors: VectorS
     const first = memories[0]!;
     const { centroid, shares } = addMembers(emptyCentroid(first.embeddingModel, first.vector.length), memories.map((memory) => memory.vector));
     const members = new Map(memories.map((memory, i) => [memory.id, { version: memory.version ?? 1, similarity: shares[i]! }]));
-    try {
-      await stores.centroids.save(scope, centroid, members, { ifRevision: null });
-      return memories.length;
-    } catch (error) {
-      if (errorCode(error) !== 'VECTORS.CENTROID_CHANGED' || attempt >= RECOMPUTE_ATTEMPTS) throw error;
-    }
-  }
+    await stores.centroids.save(scope, centroid, members, { ifRevision: null });
+    return memories.length;
+  });
 }
