@@ -3,14 +3,14 @@ import { createOnnxEmbedder } from './onnx-embedder.js';
 import { toThreadError, type EmbedRequest, type ThreadMessage, type ThreadStart } from './thread-protocol.js';
 
 /**
- * Passages embedded per turn of this thread's loop. A model call blocks the thread, so a query that arrives waits
- * for the turn being run: with the enricher's 32 passages a call, that wait was most of a search's latency while
- * another user's memories were being ingested (README, Performance). A passage is its own model call
- * anyway (see OnnxEmbedderOptions.maxBatch), so taking them a few at a time costs nothing.
+ * Passages embedded per turn of this thread's loop. A model call blocks the thread, so a query or another end
+ * user's first passage that arrives waits for the turn being run: with the enricher's 32 passages a call, that wait
+ * was most of a search's latency while another user's memories were being ingested (README, Performance). A passage
+ * is its own model call anyway (see OnnxEmbedderOptions.maxBatch), so taking them one at a time costs nothing.
  */
-const PASSAGES_PER_TURN = 4;
+const PASSAGES_PER_TURN = 1;
 
-/** A passage request being worked through, a few texts per turn. */
+/** A passage request being worked through, a turn at a time. */
 interface PassageWork {
   request: EmbedRequest;
   vectors: Float32Array[];
@@ -43,7 +43,7 @@ try {
   const underWay: PassageWork[] = [];
 
   /**
-   * One turn: a whole query, else the next few texts of the oldest newcomer, else of the oldest request under way.
+   * One turn: a whole query, else the next passages of the oldest newcomer, else of the oldest request under way.
    * A failure answers its request.
    */
   const turn = async () => {
