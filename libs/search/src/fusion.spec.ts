@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FLOOR_RANK, fuse } from './fusion.js';
+import { FLOOR_RANK, MIN_RELATIVE_HITS, cosineBackground, fuse } from './fusion.js';
 
 describe('fusion', () => {
   it('deduplicates across lists and within one, keeping the better place', () => {
@@ -50,6 +50,20 @@ describe('fusion', () => {
     expect(normalised(of(200), `m${FLOOR_RANK - 1}`)).to.equal(0);
     expect(normalised(of(200), 'm150')).to.equal(0);
     for (const id of ['m0', 'm5', 'm20']) expect(normalised(of(200), id)).to.equal(normalised(of(60), id));
+  });
+
+  it('reads the background of a list of cosines from the list itself, whatever band the model puts them in', () => {
+    // Two models ranking alike, one spreading its cosines over 0.45-0.70, the other over 0.78-0.86.
+    const list = (low: number, high: number, n = 120) => Array.from({ length: n }, (_, i) => ({ id: `m${i}`, score: high - ((high - low) * i) / (n - 1) }));
+    expect(cosineBackground(list(0.45, 0.7))).to.equal(list(0.45, 0.7)[FLOOR_RANK - 1]!.score);
+    expect(cosineBackground(list(0.78, 0.86))).to.equal(list(0.78, 0.86)[FLOOR_RANK - 1]!.score);
+    expect(cosineBackground(list(0.45, 0.7, 20))).to.equal(0.45);
+    expect(cosineBackground(list(0.45, 0.7, MIN_RELATIVE_HITS - 1))).to.equal(0);
+    expect(cosineBackground([])).to.equal(0);
+    const normalised = (low: number, high: number) =>
+      fuse([{ name: 'dense', weight: 1, relativeScores: true, hits: list(low, high) }]).map((f) => f.contributions['dense']!.normalised);
+    const wide = normalised(0.45, 0.7);
+    normalised(0.78, 0.86).forEach((value, i) => expect(value).to.be.closeTo(wide[i]!, 1e-9));
   });
 
   it('lets a heavier list lead and ignores empty lists in the normalisation', () => {

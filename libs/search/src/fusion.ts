@@ -44,6 +44,16 @@ export const MIN_RELATIVE_HITS = 10;
 /** The rank whose score is a relativeScores list's zero: well inside the 120 candidates the semantic path asks for. */
 export const FLOOR_RANK = 40;
 
+/**
+ * The score of an unrelated memory for this query, on a relativeScores list's own scale: cosines have no meaningful
+ * zero (unrelated texts sit well above 0, and how far above depends on the model), so the background is read from
+ * the query's own list, at rank FLOOR_RANK (its last hit when shorter). With fewer than MIN_RELATIVE_HITS hits the
+ * list shows no background level and 0 is taken.
+ */
+export function cosineBackground(hits: ReadonlyArray<{ score: number }>): number {
+  return hits.length >= MIN_RELATIVE_HITS ? hits[Math.min(FLOOR_RANK, hits.length) - 1]!.score : 0;
+}
+
 export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrfShare?: number } = {}): Fused[] {
   const rrfK = options.rrfK ?? FUSION_DEFAULTS.rrfK;
   const share = options.rrfShare ?? FUSION_DEFAULTS.rrfShare;
@@ -52,7 +62,7 @@ export function fuse(lists: readonly RankedList[], options: { rrfK?: number; rrf
   const byId = new Map<string, Fused>();
   for (const list of lists) {
     const best = list.hits.reduce((max, hit) => Math.max(max, hit.score), 0);
-    const floor = list.relativeScores && list.hits.length >= MIN_RELATIVE_HITS ? list.hits[Math.min(FLOOR_RANK, list.hits.length) - 1]!.score : 0;
+    const floor = list.relativeScores ? cosineBackground(list.hits) : 0;
     const seen = new Set<string>();
     list.hits.forEach((hit, index) => {
       if (seen.has(hit.id)) return; // a list naming a memory twice counts its better (first) place only
