@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { Histogram, Registry } from 'prom-client';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { metricsExposition, observeJobs, observeLag, scrapeSourceFailures, timed } from './metrics.js';
 
 describe('metrics', () => {
@@ -29,6 +31,22 @@ describe('metrics', () => {
     expect(text).to.include('memory_http_requests_total');
     expect(await failures('consumer_lag')).to.equal(before.lag + 1);
     expect(await failures('jobs')).to.equal(before.jobs + 1);
+  });
+
+  it('reads the live heap after a full collection: the garbage made before it is not counted', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const liveBytes = async () => Number(/^memory_heap_live_bytes (\d+)$/m.exec((await metricsExposition()).text)?.[1]);
+    let garbage: unknown[] | null = Array.from({ length: 200_000 }, (_, i) => ({ i, text: `garbage ${i}` }));
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const withGarbage = await liveBytes();
+    garbage = null;
+    collect();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const withoutGarbage = await liveBytes();
+    expect(garbage).to.equal(null);
+    expect(withGarbage - withoutGarbage).to.be.above(10_000_000);
   });
 
   it('times a call that throws as well as one that resolves', async () => {
