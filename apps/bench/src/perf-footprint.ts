@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readMetric } from '@memory/drill';
 import { residentMb } from '@memory/platform';
 import { processTree } from './process-tree.js';
 
@@ -40,5 +41,30 @@ export async function elasticsearchStoreBytes(url: string, pattern: string): Pro
     return stats._all?.total?.store?.size_in_bytes ?? null;
   } catch {
     return null;
+  }
+}
+
+/** memory_heap_live_bytes, and how many full collections the process had made when it was read. */
+export interface LiveHeap {
+  mb: number;
+  fullCollections: number;
+}
+
+export async function liveHeap(url: string): Promise<LiveHeap | null> {
+  const [bytes, fullCollections] = await Promise.all([readMetric(url, 'memory_heap_live_bytes'), readMetric(url, 'nodejs_gc_duration_seconds_count', { kind: 'major' })]);
+  return bytes > 0 ? { mb: bytes / 2 ** 20, fullCollections } : null;
+}
+
+/** V8 collects in full within seconds once the allocation rate falls (its memory reducer); this waits for that. */
+const FULL_COLLECTION_WAIT_MS = 60_000;
+
+/** The live heap after the first full collection past `seen`, or null when none came in FULL_COLLECTION_WAIT_MS. */
+export async function nextFullCollection(url: string, seen: number): Promise<LiveHeap | null> {
+  const deadline = Date.now() + FULL_COLLECTION_WAIT_MS;
+  for (;;) {
+    const heap = await liveHeap(url);
+    if (heap && heap.fullCollections > seen) return heap;
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }

@@ -22,12 +22,14 @@ describe('the overload scenario', () => {
     loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),
     quietAlone: fresh([100, 120, 140]),
     quietLoaded: fresh([110, 150, 200]),
-    rss: { beforeMb: 400, peakMb: 520, firstHalfPeakMb: 500, secondHalfPeakMb: 520, samplesMb: [450, 500, 510, 520] },
+    rss: { beforeMb: 400, peakMb: 520, firstHalfPeakMb: 500, secondHalfPeakMb: 620, samplesMb: [450, 500, 510, 620] },
+    heap: { before: { mb: 90, fullCollections: 2 }, after: { mb: 97, fullCollections: 3 } },
+    heapPerMemoryMb: 0.01,
     ...over,
   });
   const passes = (over: Partial<OverloadFigures>) => overloadVerdicts(figures(over)).map((verdict) => verdict.pass);
 
-  it('passes when the accepted are fresh within 2 s, the other tenant within 1.5 times its figure alone, and RSS flat', () => {
+  it('passes when the accepted are fresh within 2 s, the other tenant within 1.5 times its figure alone, and the live heap grew by what was accepted', () => {
     expect(passes({})).to.deep.equal([true, true, true]);
   });
 
@@ -36,7 +38,16 @@ describe('the overload scenario', () => {
     expect(passes({ loud: fresh([300], { neverFound: 1 }) })).to.deep.equal([false, true, true]);
     expect(passes({ quietLoaded: fresh([150, 250, 400]) })).to.deep.equal([true, false, true]);
     expect(passes({ quietLoaded: fresh([110], { sent: 2, accepted: 1, refused: { 429: 1 } }) })).to.deep.equal([true, false, true]);
-    expect(passes({ rss: { beforeMb: 400, peakMb: 900, firstHalfPeakMb: 500, secondHalfPeakMb: 900, samplesMb: [450, 500, 700, 900] } })).to.deep.equal([true, true, false]);
+    // 10 accepted memories at 10 KB and a tenth of 90 MB allow 9.1 MB: 20 MB more is what the refused left behind.
+    expect(passes({ heap: { before: { mb: 90, fullCollections: 2 }, after: { mb: 110, fullCollections: 3 } } })).to.deep.equal([true, true, false]);
+  });
+
+  it('lets the live heap grow by what the accepted memories take, and fails when it could not be read', () => {
+    const accepted = fresh([300], { sent: 30_000, accepted: 1_000 });
+    expect(passes({ loud: accepted, heap: { before: { mb: 90, fullCollections: 2 }, after: { mb: 105, fullCollections: 3 } } })).to.deep.equal([true, true, true]);
+    expect(passes({ loud: accepted, heap: { before: { mb: 90, fullCollections: 2 }, after: { mb: 105, fullCollections: 3 } }, heapPerMemoryMb: null })).to.deep.equal([true, true, false]);
+    expect(passes({ heap: { before: { mb: 90, fullCollections: 2 }, after: null } })).to.deep.equal([true, true, false]);
+    expect(passes({ heap: { before: null, after: null } })).to.deep.equal([true, true, false]);
   });
 
   it('puts the other tenant\'s end user on the loud one\'s partition, or on another, as asked', () => {

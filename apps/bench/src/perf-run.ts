@@ -8,6 +8,7 @@ import type { EdgeLevel, Reads } from './load-commands.js';
 import { runLoad } from './load-process.js';
 import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
 import { eraseLatency, forgetLatency } from './perf-forget.js';
+import { liveHeap, nextFullCollection } from './perf-footprint.js';
 import { overloadScenario } from './perf-overload.js';
 import type { PerfPlan } from './perf-plan.js';
 import type { Print } from './progress.js';
@@ -38,8 +39,12 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   let seed = plan.seed;
   const nextSeed = () => ++seed;
 
+  const liveHeaps: Array<{ memories: number; mb: number }> = [];
   const footprint = async (label: string) => {
     const measured = await target.footprint();
+    // The live heap after a full collection that came once the loading stopped, so it counts every memory stored.
+    const heap = await nextFullCollection(target.url, (await liveHeap(target.url))?.fullCollections ?? 0);
+    if (heap) liveHeaps.push({ memories: stored, mb: heap.mb });
     const perMemory = measured.diskBytes !== null && stored > 0 ? measured.diskBytes / stored : null;
     figures[`footprint_${label}`] = { memories: stored, rss_mb: measured.rssMb, disk_bytes: measured.diskBytes, disk_bytes_per_memory: perMemory, disk: measured.disk };
     rows.push({ metric: 'rss_mb', condition: `${stored} memories in store`, value: measured.rssMb, unit: 'MB' });
@@ -159,7 +164,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   const { restart, otherApiKey } = target;
   if (restart && otherApiKey) {
     // Before the edge's flood, whose backlog would be what the overload's admission sees.
-    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed }, print);
+    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed, heapPerMemoryMb: heapPerMemoryMb(liveHeaps) }, print);
     stored += overload.figures.loud.accepted + overload.figures.quietAlone.accepted + overload.figures.quietLoaded.accepted;
     figures['overload'] = overload.figures;
     rows.push(...overload.rows);
@@ -179,4 +184,11 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   figures['edge_accept_rps'] = { best: best.acceptedPerS, bestConnections: best.connections, levels };
   rows.push({ metric: 'edge_accept_rps', condition: `best (${best.connections} connections)`, value: best.acceptedPerS, unit: 'req/s', latency: best.latency });
   return { figures, rows };
+}
+
+/** What one more stored memory adds to the service's live heap, from the first and last footprints of the run; null with fewer than two. */
+function heapPerMemoryMb(points: Array<{ memories: number; mb: number }>): number | null {
+  const first = points[0];
+  const last = points.at(-1);
+  return first && last && last.memories > first.memories ? Math.max(0, (last.mb - first.mb) / (last.memories - first.memories)) : null;
 }
