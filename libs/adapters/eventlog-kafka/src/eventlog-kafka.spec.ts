@@ -5,6 +5,7 @@ import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import { createLogger, type Logger } from '@memory/platform';
 import type { EventLog } from '@memory/ports';
 import { describeEventLogContract, describeWithEngine, expectCode, localEngines, records, sleep, uniqueName, waitFor } from '@memory/testing';
+import { KafkaGroupConsumer } from './group-consumer.js';
 import { brokersFrom, openKafkaEventLog, type KafkaEventLogOptions } from './index.js';
 
 const brokers = brokersFrom(process.env['KAFKA_BROKERS'] || '127.0.0.1:9092');
@@ -297,6 +298,50 @@ describeWithEngine(
         } finally {
           network.restore();
           await cut.close();
+        }
+      });
+
+      it('starts a consumer again after a crash kafkajs does not restart from, and delivers what came meanwhile', async function () {
+        this.timeout(60_000);
+        const name = await topic(1);
+        const group = uniqueName('g');
+        const said: string[] = [];
+        const kafka = new Kafka({ brokers, clientId: 'eventlog-contract-crash', logLevel: logLevel.NOTHING });
+        const real = kafka.consumer({ groupId: group, sessionTimeout: 6_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });
+        // The fault: the first fetch's batch throws a TypeError inside kafkajs's runner, which it counts as not
+        // retriable: it crashes with restart false, as it does on some protocol errors while a broker comes back.
+        let thrown = false;
+        const faulty = {
+          ...real,
+          run: (config: Parameters<typeof real.run>[0]) => real.run({
+            ...config,
+            eachBatch: async (payload) => {
+              if (!thrown) {
+                thrown = true;
+                throw new TypeError('injected by the test');
+              }
+              return config!.eachBatch!(payload);
+            },
+          }),
+        };
+        const seen: string[] = [];
+        const consumer = new KafkaGroupConsumer(
+          faulty,
+          { group, topics: [name], handler: async (batch) => void seen.push(...batch.map((r) => r.value.toString())), maxBatchSize: 10, batchesInFlight: 1, concurrency: 1, fromBeginning: true, heartbeatIntervalMs: 500, retryInitialMs: 20, retryMaxMs: 200 },
+          recordingLogger(said),
+          () => undefined,
+          async () => true,
+        );
+        await log.append(name, [{ key: 'k', value: Buffer.from('one') }]);
+        await consumer.start();
+        try {
+          await waitFor(() => thrown, 'the injected crash', 20_000);
+          await log.append(name, [{ key: 'k', value: Buffer.from('two') }]);
+          await waitFor(() => seen.includes('one') && seen.includes('two'), 'both records after the crash', 30_000);
+          expect(said).to.include('the Kafka consumer stopped after an error kafkajs does not retry; starting it again');
+          expect(said).to.include('the Kafka consumer runs again');
+        } finally {
+          await consumer.stop();
         }
       });
 

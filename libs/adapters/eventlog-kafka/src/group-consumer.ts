@@ -1,6 +1,6 @@
 import { backoffDelay, errorCode, errorMessage, type Logger } from '@memory/platform';
 import type { BatchHandler, Consumer, LogRecord } from '@memory/ports';
-import type { Consumer as KafkaConsumer, EachBatchPayload } from 'kafkajs';
+import type { ConsumerRunConfig, Consumer as KafkaConsumer, EachBatchPayload } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mapKafkaError } from './error-map.js';
 import { batchSizes } from './positions.js';
@@ -82,6 +82,10 @@ export class KafkaGroupConsumer implements Consumer {
   private readonly stopping = new AbortController();
   /** The member id of the group's current generation, as kafkajs last joined it. */
   private memberId?: string;
+  /** runAgain is under way. */
+  private rerunning = false;
+  /** Crashes kafkajs did not restart from, so far: runAgain sees whether its run ended in one. */
+  private unrestartedCrashes = 0;
   private readonly logger: Logger;
 
   /** `leaveGroup` removes a member id from the group; it resolves false when the coordinator no longer knows it. */
@@ -112,23 +116,66 @@ export class KafkaGroupConsumer implements Consumer {
     });
     // kafkajs reports a failed join through its crash event, not by rejecting run(); later crashes only here.
     this.consumer.on(this.consumer.events.CRASH, ({ payload: { error, restart } }) => {
-      if (restart) {
-        this.logger.warn('the Kafka consumer failed and restarts', { code: mapKafkaError(error, 'consuming').code, error: errorMessage(error) });
-        const stale = this.memberId;
-        this.memberId = undefined;
-        if (stale) void this.removeStaleMember(stale);
+      if (starting && !restart) {
+        fatal ??= error;
+        return;
       }
-      else if (starting) fatal ??= error;
-      else this.logger.error('the Kafka consumer stopped after an error; it will not consume again until restarted', { code: mapKafkaError(error, 'consuming').code, error: errorMessage(error) });
+      const code = mapKafkaError(error, 'consuming').code;
+      if (restart) this.logger.warn('the Kafka consumer failed and restarts', { code, error: errorMessage(error) });
+      else this.logger.error('the Kafka consumer stopped after an error kafkajs does not retry; starting it again', { code, error: errorMessage(error) });
+      const stale = this.memberId;
+      this.memberId = undefined;
+      if (stale) void this.removeStaleMember(stale);
+      if (!restart) {
+        this.unrestartedCrashes += 1;
+        void this.runAgain();
+      }
     });
-    await this.consumer.run({
+    await this.consumer.run(this.runConfig());
+    starting = false;
+    if (fatal) throw fatal;
+  }
+
+  private runConfig(): ConsumerRunConfig {
+    return {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.settings.concurrency,
       eachBatch: (payload) => this.onFetched(payload),
-    });
-    starting = false;
-    if (fatal) throw fatal;
+    };
+  }
+
+  /**
+   * After a crash kafkajs does not restart from (an error it counts as not retriable, such as a protocol error met
+   * while rejoining a restarted broker), the consumer would stay stopped while the process runs on and its stage's
+   * records pile up. It is started again here, after a backoff, until it runs; its join resumes every partition
+   * and fetches from the committed offsets.
+   */
+  private async runAgain(): Promise<void> {
+    if (this.rerunning) return;
+    this.rerunning = true;
+    const { signal } = this.stopping;
+    try {
+      for (let attempt = 0; !signal.aborted; attempt++) {
+        await sleep(backoffDelay(attempt, { initialDelayMs: this.settings.retryInitialMs, maxDelayMs: this.settings.retryMaxMs, factor: 2 }), undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return;
+        const crashes = this.unrestartedCrashes;
+        try {
+          await this.consumer.connect();
+          // A join that fails for good is a crash, reported before run() resolves.
+          await this.consumer.run(this.runConfig());
+        } catch (error) {
+          this.logger.warn('starting the Kafka consumer again failed; trying again', { attempt: attempt + 1, code: mapKafkaError(error, 'consuming').code, error: errorMessage(error) });
+          continue;
+        }
+        if (this.unrestartedCrashes === crashes) {
+          this.logger.info('the Kafka consumer runs again', { attempt: attempt + 1 });
+          return;
+        }
+      }
+    } finally {
+      this.rerunning = false;
+    }
   }
 
   stop(): Promise<void> {
@@ -139,7 +186,7 @@ export class KafkaGroupConsumer implements Consumer {
         // flight end and commit while the consumer is still in the group.
         for (const timer of this.resumeTimers) clearTimeout(timer);
         this.resumeTimers.clear();
-        if (this.lanes.size > 0) this.consumer.pause(this.settings.topics.map((topic) => ({ topic })));
+        if (this.lanes.size > 0) this.steer('pause', () => this.consumer.pause(this.settings.topics.map((topic) => ({ topic }))));
         await this.settled();
         // kafkajs stops fetching, waits for the fetch in hand (which hands nothing over now), leaves the group.
         await this.consumer.disconnect();
@@ -226,8 +273,9 @@ export class KafkaGroupConsumer implements Consumer {
       void this.track(this.handle(batch, lane.payload).then(() => this.advance(lane)));
     }
     if (!lane.current || this.stopping.signal.aborted) return;
-    if (lane.buffer.length > 0 || lane.failing) this.consumer.pause([{ topic: lane.topic, partitions: [lane.partition] }]);
-    else this.consumer.resume([{ topic: lane.topic, partitions: [lane.partition] }]);
+    const partitions = [{ topic: lane.topic, partitions: [lane.partition] }];
+    if (lane.buffer.length > 0 || lane.failing) this.steer('pause', () => this.consumer.pause(partitions));
+    else this.steer('resume', () => this.consumer.resume(partitions));
   }
 
   /** Runs the handler, heartbeating meanwhile so a long batch does not cost the group membership. */
@@ -256,7 +304,7 @@ export class KafkaGroupConsumer implements Consumer {
     }
     if (lane.window.some((batch) => batch.state === 'failed')) {
       lane.failing = true;
-      if (lane.current && !this.stopping.signal.aborted) this.consumer.pause([{ topic: lane.topic, partitions: [lane.partition] }]);
+      if (lane.current && !this.stopping.signal.aborted) this.steer('pause', () => this.consumer.pause([{ topic: lane.topic, partitions: [lane.partition] }]));
       if (lane.window.some((batch) => batch.state === 'running')) return;
       this.scheduleRedelivery(lane, lane.window[0]!);
       return;
@@ -282,11 +330,12 @@ export class KafkaGroupConsumer implements Consumer {
       topic, partition, fromOffset: offset, records: failed.records.length, attempt: lane.failures, delayMs, code: errorCode(failed.error), error: errorMessage(failed.error),
     });
     if (!lane.current || this.stopping.signal.aborted) return;
-    this.consumer.seek({ topic, partition, offset: String(offset) });
+    // Without the seek the next fetch would start past the failed batch: the lane stays paused instead.
+    if (!this.steer('seek', () => this.consumer.seek({ topic, partition, offset: String(offset) }))) return;
     const timer = setTimeout(() => {
       this.resumeTimers.delete(timer);
       lane.failing = false;
-      if (lane.current && !this.stopping.signal.aborted) this.consumer.resume([{ topic, partitions: [partition] }]);
+      if (lane.current && !this.stopping.signal.aborted) this.steer('resume', () => this.consumer.resume([{ topic, partitions: [partition] }]));
     }, delayMs);
     this.resumeTimers.add(timer);
   }
@@ -300,7 +349,22 @@ export class KafkaGroupConsumer implements Consumer {
       lane.buffer = [];
     }
     this.lanes.clear();
-    if (!this.stopping.signal.aborted) this.consumer.resume(this.settings.topics.map((topic) => ({ topic })));
+    if (!this.stopping.signal.aborted) this.steer('resume', () => this.consumer.resume(this.settings.topics.map((topic) => ({ topic }))));
+  }
+
+  /**
+   * Pauses, resumes or seeks; false when kafkajs refused, which it does between a crash and its restart (no group
+   * session then). Skipping is safe there: the restart's join resumes every partition and fetches from the
+   * committed offsets, and an exception here would end a timer's callback, or the process.
+   */
+  private steer(action: 'pause' | 'resume' | 'seek', call: () => void): boolean {
+    try {
+      call();
+      return true;
+    } catch (error) {
+      this.logger.warn(`could not ${action} partitions (the consumer is restarting); its next join decides`, { error: errorMessage(error) });
+      return false;
+    }
   }
 
   /**
