@@ -310,7 +310,7 @@ describe('stage runner on the embedded log', function () {
     expect(order.indexOf('loud 1')).to.be.at.least(0).and.below(order.indexOf('loud 2'));
   });
 
-  it('hands a compute-only stage a quiet key\'s records while a loud key\'s batch is in flight, keeping each key in order', async () => {
+  for (const [kind, mark] of [['a compute-only stage', { computesOnly: true }], ['a stage whose end users are apart (a store-writing one)', { endUsersApart: true }]] as const) it(`hands ${kind} a quiet key's records while a loud key's batch is in flight, keeping each key in order`, async () => {
     const loud = { tenantId: 't', endUserId: 'loud' };
     const quiet = { tenantId: 't', endUserId: samePartitionUser('t', 'quiet', loud, 2) };
     const as = (user: typeof loud, n: number, content: string): IngestRequested => ({ ...request(n, content), ...user, jobId: `job_${1000 + n}_${user.endUserId}` });
@@ -318,7 +318,7 @@ describe('stage runner on the embedded log', function () {
     const slow = new Promise<void>((resolve) => (openSlow = resolve));
     const events: string[] = [];
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {
-      name: 'lanes-stage', group: 'lanes-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'], computesOnly: true,
+      name: 'lanes-stage', group: `lanes-stage-${Object.keys(mark)[0]}`, inputs: ['ingestRequested'], outputs: ['jobStatus'], ...mark,
       async process(batch) {
         for (const item of batch) events.push(`start ${item.value.content}`);
         if (batch.some((item) => item.value.content === 'loud 1')) await slow;

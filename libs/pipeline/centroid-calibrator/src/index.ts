@@ -27,6 +27,8 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
   group: 'centroid-calibrator',
   inputs: ['committed'],
   outputs: ['centroidUpdated', 'jobStatus'],
+  // Every read and write is of the batch's own end users' centroids and memories.
+  endUsersApart: true,
   async process(batch, { centroids, keys, vectors }) {
     const byUser = new Map<string, Array<Incoming<'committed'>>>();
     for (const item of batch) {

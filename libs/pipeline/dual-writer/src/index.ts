@@ -150,6 +150,8 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   group: 'dual-writer',
   inputs: ['enriched'],
   outputs: ['committed', 'jobStatus'],
+  // Every read and write is of the batch's own end users' memories and graph.
+  endUsersApart: true,
   async process(batch, { vectors, graph, visualVectors, keys }) {
     const stored = await storedMemories(batch.map(({ value }) => value), vectors);
     const versions = new Map<MemoryEnriched, number>();

@@ -25,11 +25,12 @@ export interface RunnerDeps {
 export const SLICES_IN_FLIGHT = 8;
 
 /**
- * Batches of one partition a compute-only stage has handed over at once (the log's batchesInFlight). With one, a
- * record of a quiet end user sharing a partition with a loud one waited for the loud user's batch in flight to end
- * before its own batch was even read; with more, its batch is handed over at once and its records go to the model
- * while the loud batch is still being enriched (each key keeping its order, see KeyOrder). Many, because a batch
- * read while others are in flight holds only what arrived since the last read, often one record.
+ * Batches of one partition a stage whose end users are apart (endUsersApart, or computesOnly) has handed over at once
+ * (the log's batchesInFlight). With one, a record of a quiet end user sharing a partition with a loud one waited for
+ * the loud user's batch in flight to end before its own batch was even read; with more, its batch is handed over at
+ * once and goes to the stage while the loud batch is still being enriched or written (each key keeping its order,
+ * see KeyOrder). Many, because a batch read while others are in flight holds only what arrived since the last read,
+ * often one record.
  */
 export const BATCHES_IN_FLIGHT = 16;
 
@@ -195,9 +196,8 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   };
 
   const maxBatchSize = deps.maxBatchSize && (stage.computesOnly ? deps.maxBatchSize * SLICES_IN_FLIGHT : deps.maxBatchSize);
-  // Only a compute-only stage takes later batches while earlier ones run: a stage writing to stores keeps one batch
-  // at a time, so its writes of one batch never race those of the next (and its time goes to the store, not the model).
-  const batchesInFlight = stage.computesOnly ? BATCHES_IN_FLIGHT : 1;
+  // Any other stage keeps one batch at a time, so its writes of one batch never race those of the next.
+  const batchesInFlight = stage.computesOnly || stage.endUsersApart ? BATCHES_IN_FLIGHT : 1;
   const consumer = await deps.log.consume({ group: stage.group, topics, handler, startFrom: { kind: 'earliest' }, batchesInFlight, ...(maxBatchSize ? { maxBatchSize } : {}) });
   logger.info('stage running', { group: stage.group, topics });
   return consumer;

@@ -34,6 +34,12 @@ export interface StageSpec<In extends EventName, Deps> {
    * the one: its next slice is enriched, and its last one published, while the model embeds.
    */
   computesOnly?: boolean;
+  /**
+   * True when everything `process` reads and writes belongs to its records' own end users (their memories, graph,
+   * centroid), so the batches of different end users may be in flight at once, each end user's records still in log
+   * order (see KeyOrder): one end user's batch then never waits for another's writes. A compute-only stage is so too.
+   */
+  endUsersApart?: boolean;
   process(batch: Array<Incoming<In>>, deps: Deps): Promise<Emit[][]>;
 }
 

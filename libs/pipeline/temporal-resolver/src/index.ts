@@ -13,6 +13,7 @@ export const temporalResolverStage: StageSpec<'ingestRequested', Record<string, 
   group: 'temporal-resolver',
   inputs: ['ingestRequested'],
   outputs: ['resolved', 'jobStatus'],
+  computesOnly: true,
   async process(batch) {
     return batch.map(({ value: request }) => {
       const referenceTime = request.sourceTimestamp ?? request.acceptedAt;
