@@ -51,7 +51,7 @@ export class BenchApi {
   }
 
   /** One text search with automatic routing; the time is of the attempt that answered, without backoff waits. */
-  async search(endUserId: string, query: string, limit: number, useDynamicScoring: boolean | null): Promise<{ hits: SearchHit[]; ms: number }> {
+  async search(endUserId: string, query: string, limit: number, useDynamicScoring: boolean | null): Promise<{ hits: SearchHit[]; ms: number; centroidMode: string | null }> {
     let ms = 0;
     const body = await this.call(
       'POST',
@@ -63,7 +63,8 @@ export class BenchApi {
     const data = (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) throw new MemoryServiceError('BENCH.BAD_RESPONSE', `POST /v1/search answered without a data list: ${JSON.stringify(body).slice(0, 300)}`);
     const hits = data.map((m: { payload?: { job_id?: unknown } }) => ({ jobId: typeof m?.payload?.job_id === 'string' ? m.payload.job_id : null }));
-    return { hits, ms };
+    const centroidMode = (body as { routing?: { centroidMode?: unknown } }).routing?.centroidMode;
+    return { hits, ms, centroidMode: typeof centroidMode === 'string' ? centroidMode : null };
   }
 
   private async call(method: 'GET' | 'POST' | 'DELETE', path: string, endUserId: string | null, body?: unknown, timed?: (ms: number) => void): Promise<unknown> {

@@ -16,6 +16,8 @@ export interface Answers {
   errors: number;
   /** Hits whose payload.job_id is none of ours: non-zero means the figures undercount, and why needs a look. */
   untraced: number;
+  /** How many questions the semantic path answered in each centroid mode (routing.centroidMode; "none" when it did not run). */
+  centroidModes: Record<string, number>;
 }
 
 /**
@@ -26,14 +28,16 @@ export async function askQuestions(api: BenchApi, conversations: readonly Askabl
   const total = conversations.reduce((n, c) => n + c.questions.length, 0);
   print(`asking ${total} questions (limit ${limit}, dynamic scoring ${useDynamicScoring === null ? 'service default' : useDynamicScoring ? 'on' : 'off'}) ...`);
   const asking = progress('asked', total, print, ' questions');
-  const answers: Answers = { ranked: [], latenciesMs: [], errors: 0, untraced: 0 };
+  const answers: Answers = { ranked: [], latenciesMs: [], errors: 0, untraced: 0, centroidModes: {} };
   let asked = 0;
   for (const conversation of conversations) {
     const ranked: Array<Array<string | null>> = [];
     for (const question of conversation.questions) {
       try {
-        const { hits, ms } = await api.search(conversation.userId, question.question, limit, useDynamicScoring);
+        const { hits, ms, centroidMode } = await api.search(conversation.userId, question.question, limit, useDynamicScoring);
         answers.latenciesMs.push(ms);
+        const mode = centroidMode ?? 'none';
+        answers.centroidModes[mode] = (answers.centroidModes[mode] ?? 0) + 1;
         const turns = hits.map((hit) => (hit.jobId === null ? null : (conversation.jobs[hit.jobId] ?? null)));
         answers.untraced += turns.filter((turn) => turn === null).length;
         ranked.push(turns);

@@ -199,7 +199,8 @@ function searchLine(answers: Answers): string {
   return (
     `${answers.latenciesMs.length} questions: p50 ${fmtMs(percentile(answers.latenciesMs, 50))}, p95 ${fmtMs(percentile(answers.latenciesMs, 95))}, ` +
     `max ${fmtMs(percentile(answers.latenciesMs, 100))}${answers.errors ? `, ${answers.errors} failed` : ''}` +
-    (answers.untraced ? `, ${answers.untraced} hits not traced to a turn (no known payload.job_id)` : '')
+    (answers.untraced ? `, ${answers.untraced} hits not traced to a turn (no known payload.job_id)` : '') +
+    `; centroid mode ${Object.entries(answers.centroidModes).sort(([a], [b]) => a.localeCompare(b)).map(([mode, n]) => `${mode} ${n}`).join(', ')}`
   );
 }
 

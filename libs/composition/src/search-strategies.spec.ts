@@ -212,10 +212,10 @@ describe('search strategies on the embedded stores', function () {
     expect(unrelated === -1 || unrelated > data.findIndex((h) => h.id === 'answer'), 'the memory recorded an hour later is not lifted').to.equal(true);
   });
 
-  it('centroid_aware picks META for a query near the user centroid and SPECIFIC far from it', async () => {
-    // Twelve memories spread around axes 0 and 1; the centroid lies between them.
+  /** Twelve memories on six topics (axes 0-5) with a shared part (axis 6), recorded a day apart, and their centroid. */
+  const rememberSixTopics = async () => {
     for (let i = 0; i < 12; i++) {
-      const vector = unitVector(DIMS, { 0: 1 + (i % 3) * 0.3, 1: 1 + ((i + 1) % 3) * 0.3, 2: i % 2 ? 0.4 : 0 });
+      const vector = unitVector(DIMS, { [i % 6]: 1, 6: 0.5 });
       await remember(`m${i}`, { content: `memory ${i}`, vector, createdAt: NOW - i * DAY });
       const current = await stores.centroids.get(scope);
       const sum = current ? current.sum.map((x, j) => x + vector[j]!) : Float32Array.from(vector);
@@ -223,13 +223,29 @@ describe('search strategies on the embedded stores', function () {
       const similarity = sum.reduce((acc, x, j) => acc + (x / norm) * vector[j]!, 0);
       await stores.centroids.save(scope, { embeddingModel: 'test-model@1', sum, memoryCount: (current?.memoryCount ?? 0) + 1, similaritySum: (current?.similaritySum ?? 0) + similarity }, new Map([[`m${i}`, { version: 1, similarity }]]));
     }
-    const embedder = fixedEmbedder({ broad: unitVector(DIMS, { 0: 1, 1: 1 }), narrow: unitVector(DIMS, { 2: 1, 3: 1 }) });
+  };
+
+  it('centroid_aware picks META for a query nearer the user centroid than any memory, SPECIFIC when one memory is nearer', async () => {
+    await rememberSixTopics();
+    // broad: the centroid's own direction (cosine 1), 0.58 to every memory; narrow: 0.63 to the memories of topics 2
+    // and 3, 0.37 to the centroid.
+    const embedder = fixedEmbedder({ broad: unitVector(DIMS, { 0: 1, 1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 3 }), narrow: unitVector(DIMS, { 2: 1, 3: 1 }) });
     const broad = await search('broad', 'centroid_aware', embedder, 5);
     const narrow = await search('narrow', 'centroid_aware', embedder, 5);
     expect(broad.routing.centroidMode).to.equal('META');
     expect(narrow.routing.centroidMode).to.equal('SPECIFIC');
     expect(broad.data).to.have.length(5);
-    expect(narrow.data[0]!.id, 'nearest first: the memories leaning to axis 2').to.match(/^m\d+$/);
-    expect(Number(narrow.data[0]!.id.slice(1)) % 2).to.equal(1);
+    expect(Number(narrow.data[0]!.id.slice(1)) % 6, 'nearest first: a memory of topic 2 or 3').to.be.oneOf([2, 3]);
+  });
+
+  it('a query whose time range leaves out its nearest memory is still SPECIFIC: the nearest of all memories decides', async () => {
+    await rememberSixTopics();
+    // Near topic 0 (0.92), less near the centroid (0.76); 17 June holds only m3, of topic 3 (0.34).
+    const query = 'what happened on June 17, 2024';
+    const embedder = fixedEmbedder({ [query]: unitVector(DIMS, { 0: 1, 6: 1.2 }) });
+    const { routing } = await search(query, null, embedder, 5);
+    expect(routing.strategies).to.include('temporal_range');
+    expect(routing.centroidMode).to.equal('SPECIFIC');
+    expect((routing['centroid'] as { threshold: number }).threshold, "the topic 0 memories' cosine, outside the range").to.be.closeTo(0.916, 0.001);
   });
 });

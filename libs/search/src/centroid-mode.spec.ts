@@ -5,23 +5,47 @@ import { maximalMarginalRelevance } from './rerankers/mmr.js';
 const v = (...xs: number[]) => Float32Array.from(xs);
 
 describe('centroid mode', () => {
-  const centroid = (sum: Float32Array, meanSimilarity: number, memoryCount = 20) => ({ embeddingModel: 'm', sum, memoryCount, similaritySum: meanSimilarity * memoryCount });
-
-  it('is META for a query as close to the centroid as the user average memory, SPECIFIC farther out', () => {
-    const c = centroid(v(1, 1, 0), 0.8);
-    expect(decideCentroidMode(v(1, 0.9, 0.1), c).mode).to.equal('META');
-    expect(decideCentroidMode(v(0, 0.2, 1), c).mode).to.equal('SPECIFIC');
+  const query = v(1, 0);
+  /** A centroid of `memoryCount` members at this cosine to the query (its length does not count). */
+  const centroidAt = (similarity: number, memoryCount = 20) => ({
+    embeddingModel: 'm',
+    sum: v(similarity * memoryCount, Math.sqrt(1 - similarity ** 2) * memoryCount),
+    memoryCount,
+    similaritySum: 0.7 * memoryCount,
   });
 
-  it('calibrates on the user: the same query is broad for a varied user and narrow for a uniform one', () => {
-    const query = v(1, 0.5, 0.4);
-    expect(decideCentroidMode(query, centroid(v(1, 1, 0), 0.6)).mode).to.equal('META');
-    expect(decideCentroidMode(query, centroid(v(1, 1, 0), 0.95)).mode).to.equal('SPECIFIC');
+  // Cosines of bge-small-en-v1.5-q for a made-up user of 16 memories (the README's probe): to the centroid, and to
+  // the nearest memory.
+  for (const [question, toCentroid, toNearest, mode] of [
+    ['What are my hobbies?', 0.605, 0.577, 'META'],
+    ['Tell me about myself', 0.619, 0.518, 'META'],
+    ['What is my life like?', 0.589, 0.481, 'META'],
+    ['When did I run a half marathon?', 0.593, 0.803, 'SPECIFIC'],
+    ['What is my cat called?', 0.555, 0.651, 'SPECIFIC'],
+    ['Which author do I like?', 0.488, 0.519, 'SPECIFIC'],
+  ] as const) {
+    it(`${mode} for "${question}": centroid ${toCentroid}, nearest memory ${toNearest}`, () => {
+      const decision = decideCentroidMode(query, centroidAt(toCentroid), toNearest);
+      expect(decision.mode).to.equal(mode);
+      expect(decision.similarity).to.be.closeTo(toCentroid, 1e-6);
+      expect(decision.threshold).to.equal(toNearest);
+    });
+  }
+
+  it('reads no absolute cosine: a model that puts every text higher routes alike', () => {
+    expect(decideCentroidMode(query, centroidAt(0.86), 0.84).mode).to.equal('META');
+    expect(decideCentroidMode(query, centroidAt(0.84), 0.86).mode).to.equal('SPECIFIC');
+    expect(decideCentroidMode(query, centroidAt(0.3), 0.25).mode).to.equal('META');
   });
 
-  it('stays SPECIFIC without a centroid or with too few memories', () => {
-    expect(decideCentroidMode(v(1, 0), null).mode).to.equal('SPECIFIC');
-    expect(decideCentroidMode(v(1, 0), centroid(v(1, 0), 0.1, MIN_CENTROID_MEMBERS - 1)).mode).to.equal('SPECIFIC');
+  it('is SPECIFIC on a tie: the nearest memory is as near as the centroid', () => {
+    expect(decideCentroidMode(query, centroidAt(0.6), 0.6).mode).to.equal('SPECIFIC');
+  });
+
+  it('stays SPECIFIC without a centroid, with too few memories, or without a memory to compare', () => {
+    expect(decideCentroidMode(query, null, 0.2).mode).to.equal('SPECIFIC');
+    expect(decideCentroidMode(query, centroidAt(0.9, MIN_CENTROID_MEMBERS - 1), 0.2).mode).to.equal('SPECIFIC');
+    expect(decideCentroidMode(query, centroidAt(0.9), null)).to.include({ mode: 'SPECIFIC', threshold: null });
   });
 });
 

@@ -4,9 +4,9 @@ export type CentroidMode = 'META' | 'SPECIFIC';
 
 export interface CentroidDecision {
   mode: CentroidMode;
-  /** Cosine between the query and the user's centroid; null without a centroid. */
+  /** Cosine between the query and the user's centroid; null when not measured. */
   similarity: number | null;
-  /** The user's own threshold: the mean similarity of their memories to their centroid when they joined it. */
+  /** What the centroid's cosine is compared with: the cosine of the query's nearest memory; null when not measured. */
   threshold: number | null;
   reason: string;
 }
@@ -15,23 +15,26 @@ export interface CentroidDecision {
 export const MIN_CENTROID_MEMBERS = 10;
 
 /**
- * META (broad) or SPECIFIC (narrow). A query at least as close to the user's centroid as their average memory is
- * about what the user's memories are about in general (a theme, a habit), so it gets the broad, diversified
- * search; a query farther out points at something particular. The threshold is the user's own mean
- * member-to-centroid similarity, so a user whose memories are all alike needs a closer query to count as broad.
+ * META (broad) or SPECIFIC (narrow), from the query's own cosines. A query about something particular has a memory
+ * nearer to it than the blend of all the user's memories; a query about the user as a whole ("what are my hobbies",
+ * "tell me about myself") has none: the centroid is nearer than any one memory. Both cosines are of the same query
+ * vector with passage vectors, so whatever a model adds to every query (bge's instruction, e5's prefix) and the
+ * level at which it puts unrelated texts cancel out; no constant is tuned to a model or a user.
+ *
+ * `nearest` is the cosine of the query's nearest memory (the kNN list's first), null when the list is empty.
  */
-export function decideCentroidMode(query: Float32Array, centroid: Centroid | null): CentroidDecision {
+export function decideCentroidMode(query: Float32Array, centroid: Centroid | null, nearest: number | null): CentroidDecision {
   if (!centroid || centroid.memoryCount < MIN_CENTROID_MEMBERS) {
     return { mode: 'SPECIFIC', similarity: null, threshold: null, reason: `fewer than ${MIN_CENTROID_MEMBERS} memories: nothing broad to summarise yet` };
   }
   const similarity = cosine(query, centroid.sum);
-  const threshold = centroid.similaritySum / centroid.memoryCount;
-  const mode: CentroidMode = similarity >= threshold ? 'META' : 'SPECIFIC';
+  if (nearest === null) return { mode: 'SPECIFIC', similarity, threshold: null, reason: 'no memory found to compare the centroid with' };
+  const mode: CentroidMode = similarity > nearest ? 'META' : 'SPECIFIC';
   return {
     mode,
     similarity,
-    threshold,
-    reason: mode === 'META' ? 'the query is as central to the user as their average memory' : 'the query lies farther from the user centroid than their average memory',
+    threshold: nearest,
+    reason: mode === 'META' ? 'the query is nearer the user centroid than any one of their memories' : 'one of the user memories is nearer the query than their centroid',
   };
 }
 

@@ -33,8 +33,8 @@ export interface Folded {
 
 /**
  * Folds new member vectors into a centroid, in order. Each member's share is its similarity to the centroid as it
- * stood when it joined (1 for the first): the mean of those is the user's typical spread, which centroid_aware
- * search calibrates its META/SPECIFIC threshold with. Pure: the same members in the same order give the same centroid.
+ * stood when it joined (1 for the first): the mean of those is the user's typical spread, published as the
+ * centroidUpdated event's meanSimilarity. Pure: the same members in the same order give the same centroid.
  */
 export function addMembers(centroid: Centroid, vectors: ArrayLike<number>[]): Folded {
   const sum = Float32Array.from(centroid.sum);

@@ -1,5 +1,5 @@
 import { timeStep } from '@memory/platform';
-import { graphIds, type ScoredId } from '@memory/ports';
+import { graphIds, type Centroid, type ScoredId } from '@memory/ports';
 import { decideCentroidMode, type CentroidDecision, type CentroidMode } from '../centroid-mode.js';
 import { withEpisodeContext } from '../episodes.js';
 import type { RankedList } from '../fusion.js';
@@ -10,8 +10,8 @@ type TimeFilter = { from: number; to: number };
 /**
  * centroid_aware, the semantic path: the query's meaning (kNN on the embedded query) and its words (BM25) side by
  * side, the way both modes' stores index them, each list smoothed by episode context (see withEpisodeContext) before
- * fusion. The user's centroid decides how broad the query is (see decideCentroidMode): META casts a wider net, and
- * the mmr reranker diversifies the answer after fusion.
+ * fusion. The query's cosine to the user's centroid against its nearest memory's decides how broad it is (see
+ * decideCentroidMode): META casts a wider net, and the mmr reranker diversifies the answer after fusion.
  *
  * Both lists, and the episode neighbours, keep to the request's filter (config.filter), inside the store's query.
  * With a time filter (a recipe's semantic.timeFilter and a time range in the query) both lists keep to the range.
@@ -32,14 +32,16 @@ export const centroidAware: Strategy = {
     lexical.catch(() => undefined);
     centroid?.catch(() => undefined);
     const queryVector = await vector;
-    // The centroid decides how many neighbours to ask for only when the limit is large; otherwise the kNN starts
-    // as soon as the query is embedded, without waiting for the centroid.
-    const k = candidateCount(config, 'SPECIFIC');
-    const nearest = k === candidateCount(config, 'META') ? input.deps.vectors.knn(config.scope, { vector: queryVector, k, timeRange: range, filter: config.filter }) : undefined;
-    nearest?.catch(() => undefined);
-    const decision: CentroidDecision = config.semantic.centroidMode
-      ? { mode: config.semantic.centroidMode, similarity: null, threshold: null, reason: 'chosen by the recipe' }
-      : decideCentroidMode(queryVector, await centroid);
+    // The kNN starts as soon as the query is embedded, without waiting for the centroid. When the recipe leaves the
+    // mode to the query, the decision reads the list's nearest cosine, so one list is fetched at the deeper of the two
+    // depths and SPECIFIC keeps its first (nearest-first) part.
+    const forced = config.semantic.centroidMode;
+    const k = forced ? candidateCount(config, forced) : Math.max(candidateCount(config, 'META'), candidateCount(config, 'SPECIFIC'));
+    const nearest = input.deps.vectors.knn(config.scope, { vector: queryVector, k, timeRange: range, filter: config.filter });
+    nearest.catch(() => undefined);
+    const decision: CentroidDecision = forced
+      ? { mode: forced, similarity: null, threshold: null, reason: 'chosen by the recipe' }
+      : await automaticMode(input, queryVector, await centroid, nearest, range);
     const filtered = await semanticLists(input, queryVector, decision, 1, '', range, lexical, nearest);
     const found = new Set(filtered.lists.flatMap((list) => list.hits.map((hit) => hit.id)));
     if (!range || found.size >= config.limit) return filtered;
@@ -62,7 +64,10 @@ async function semanticLists(
   const { deps, config } = input;
   const { scope, depths, weights } = config;
   const k = candidateCount(config, decision.mode);
-  const [nearest, lexicalHits] = await Promise.all([started ?? deps.vectors.knn(scope, { vector: queryVector, k, timeRange, filter: config.filter }), lexical ?? lexicalCandidates(input, timeRange)]);
+  const [nearest, lexicalHits] = await Promise.all([
+    started ? started.then((hits) => hits.slice(0, k)) : deps.vectors.knn(scope, { vector: queryVector, k, timeRange, filter: config.filter }),
+    lexical ?? lexicalCandidates(input, timeRange),
+  ]);
   // Wider than k: the BM25 score of a neighbour lifted by episode context is read from this list.
   const matching = lexicalHits.slice(0, Math.max(k, depths.lexical));
   const episode = await timeStep('episodes', () => withEpisodeContext(deps.vectors, scope, queryVector, nearest, matching, k, config.filter));
@@ -77,6 +82,24 @@ async function semanticLists(
     notes: { centroidMode: decision.mode, centroid: { similarity: decision.similarity, threshold: decision.threshold, reason: decision.reason }, candidates: k },
     details: new Map([...episode.boosts].map(([id, boost]) => [id, { episode: boost }])),
   };
+}
+
+/**
+ * decideCentroidMode against the query's nearest memory. A list kept to a time range or a filter may not hold the
+ * user's nearest memory, and the centroid is of all their memories: its first cosine can only prove the query
+ * particular. When it does not, the nearest memory of all is asked for (one neighbour, unfiltered).
+ */
+async function automaticMode(
+  { deps, config }: TextStrategyInput,
+  queryVector: Float32Array,
+  centroid: Centroid | null,
+  nearest: Promise<ScoredId[]>,
+  timeRange: TimeFilter | undefined,
+): Promise<CentroidDecision> {
+  const decision = decideCentroidMode(queryVector, centroid, (await nearest)[0]?.score ?? null);
+  if (decision.mode === 'SPECIFIC' || (!timeRange && !config.filter)) return decision;
+  const [first] = await deps.vectors.knn(config.scope, { vector: queryVector, k: 1 });
+  return decideCentroidMode(queryVector, centroid, first?.score ?? null);
 }
 
 /** How many kNN (and BM25) candidates the semantic path asks for in a centroid mode. */
