@@ -82,6 +82,6 @@ function classify(error: unknown, logger: Logger): { status: number; body: Retur
   const retriable = error instanceof MemoryServiceError ? error.retriable : true;
   logger.error('request failed', { code: error instanceof MemoryServiceError ? error.code : 'INTERNAL.UNEXPECTED', error: String(error) });
   return retriable
-    ? { status: 503, body: errorBody('SERVICE.UNAVAILABLE', 'the service could not complete the request just now; nothing was accepted, retry with backoff') }
+    ? { status: 503, body: errorBody('SERVICE.UNAVAILABLE', 'the service could not complete the request just now: retry with backoff, with the same Idempotency-Key, so that a request taken just before the failure is not taken twice') }
     : { status: 500, body: errorBody('INTERNAL.ERROR', 'an internal error occurred; nothing was accepted') };
 }

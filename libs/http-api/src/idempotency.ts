@@ -50,7 +50,8 @@ export interface IdempotentRequest {
    */
   newJobId?: () => string;
   /**
-   * Does the work and gives the answer to keep; a throw (4xx or 503) frees the key again. `jobId` is the job to
+   * Does the work and gives the answer to keep; a throw frees the key again (a 4xx), or hands its job id to the retry
+   * (an engine's failure, which may have come after the job was accepted: see mayHaveAccepted). `jobId` is the job to
    * accept: the one named with the claim (this request's, or an earlier holder's of the same request), or undefined
    * for a new job of the route's own.
    */
@@ -158,6 +159,14 @@ export function createIdempotency(options: IdempotencyOptions) {
         }
         response = await request.accept(result.earlierJobId ?? jobId);
       } catch (error) {
+        if (mayHaveAccepted(error)) {
+          // The job may be accepted all the same (the log took the event and its answer was lost): the retry gets
+          // this job id again and the pipeline's upserts rewrite the same memory; what the job refers to is kept.
+          await store.abandon(scope, key, result.claim, now()).catch((abandonError: unknown) =>
+            logger.warn('could not hand an idempotency key over to its retry; it does so when its lease ends', { error: String(abandonError) }),
+          );
+          throw error;
+        }
         await store.release(scope, key, result.claim).catch((releaseError: unknown) =>
           logger.warn('could not release an idempotency key; it frees itself when its lease ends', { error: String(releaseError) }),
         );
@@ -177,3 +186,12 @@ export function createIdempotency(options: IdempotencyOptions) {
 }
 
 export type Idempotency = ReturnType<typeof createIdempotency>;
+
+/**
+ * Whether a failed accept may have accepted its job all the same: any failure but the client's own (a 4xx). An
+ * append whose answer was lost (a broker that wrote the record and went down before acknowledging it) is a 503 whose
+ * job exists; the other engine failures happen before the append, and for them reusing the job id costs nothing.
+ */
+function mayHaveAccepted(error: unknown): boolean {
+  return !(error instanceof RequestError && error.status < 500);
+}

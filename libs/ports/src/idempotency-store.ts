@@ -54,6 +54,12 @@ export interface IdempotencyStore {
   complete(scope: Scope, key: string, claim: IdempotencyClaim, response: StoredResponse, options: { now: number; ttlMs: number }): Promise<boolean>;
   /** Gives the key up (the request failed and created nothing), so a retry can claim it; nothing when the claim was lost. */
   release(scope: Scope, key: string, claim: IdempotencyClaim): Promise<void>;
+  /**
+   * Ends the claim's lease at `now`, keeping its job id: the request failed in a way that may have accepted its job
+   * all the same (the event log's answer was lost), so a retry takes the claim over at once and accepts that same
+   * job again (earlierJobId), as after a holder that died. Nothing when the claim was lost.
+   */
+  abandon(scope: Scope, key: string, claim: IdempotencyClaim, now: number): Promise<void>;
   /** Removes the records that expired before `now`; returns how many. */
   removeExpired(now: number): Promise<number>;
   /** Removes every record of one end user (erasure); returns how many. */

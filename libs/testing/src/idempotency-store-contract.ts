@@ -85,6 +85,25 @@ export function describeIdempotencyStoreContract(adapterName: string, factory: S
       expect(await store.claim(alice, 'key-4', withJob(T0 + LEASE + 1, 'job_8_alice'))).to.deep.include({ earlierJobId: null });
     });
 
+    it('hands the job of an abandoned claim to the next claim of the same request at once, and to no other', async () => {
+      const withJob = (now: number, jobId: string, fingerprint = 'fp-1') => ({ ...at(now, fingerprint), jobId });
+      // The log's answer was lost: job_1 may be accepted. A retry a moment later, well within the lease, accepts it again.
+      const first = claimed(await store.claim(alice, 'key-1', withJob(T0, 'job_1_alice')));
+      await store.abandon(alice, 'key-1', first, T0 + 10);
+      const retry = await store.claim(alice, 'key-1', withJob(T0 + 11, 'job_2_alice'));
+      expect(retry).to.deep.include({ state: 'claimed', earlierJobId: 'job_1_alice' });
+      // The abandoned claim can no longer complete; the retry's can.
+      expect(await store.complete(alice, 'key-1', first, { status: 202, body: 'first' }, { now: T0 + 12, ttlMs: TTL })).to.equal(false);
+      expect(await store.complete(alice, 'key-1', claimed(retry), { status: 202, body: 'retry' }, { now: T0 + 13, ttlMs: TTL })).to.equal(true);
+      // Abandoning a claim already taken over changes nothing.
+      await store.abandon(alice, 'key-1', first, T0 + 14);
+      expect(await store.claim(alice, 'key-1', at(T0 + 15))).to.deep.include({ state: 'completed', response: { status: 202, body: 'retry' } });
+      // Another request with the key gets a job of its own.
+      const other = claimed(await store.claim(alice, 'key-2', withJob(T0, 'job_3_alice')));
+      await store.abandon(alice, 'key-2', other, T0 + 10);
+      expect(await store.claim(alice, 'key-2', withJob(T0 + 11, 'job_4_alice', 'fp-other'))).to.deep.include({ state: 'claimed', earlierJobId: null });
+    });
+
     it('forgets a completed key once its time to live has passed, and removeExpired deletes only expired records', async () => {
       const old = claimed(await store.claim(alice, 'old', at(T0)));
       await store.complete(alice, 'old', old, { status: 202, body: 'old' }, { now: T0, ttlMs: TTL });

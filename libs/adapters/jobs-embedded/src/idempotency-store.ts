@@ -81,6 +81,14 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  async abandon(scope: Scope, key: string, claim: IdempotencyClaim, now: number): Promise<void> {
+    const id = recordKey(scope, key);
+    await this.write('abandon', () => {
+      const current = this.records.get(id);
+      if (current?.token === claim.token) this.records.put(id, { ...current, token: null, leaseUntil: now });
+    });
+  }
+
   /**
    * Finds the expired records in a read snapshot, then removes them a batch per write transaction (each checked
    * again inside it), so a sweep of a large table never holds the writer lock that claims wait for.

@@ -99,6 +99,13 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
     }
   }
 
+  async abandon(scope: Scope, key: string, claim: IdempotencyClaim, now: number): Promise<void> {
+    this.checkOpen();
+    const { seqNo, primaryTerm } = parseToken(claim.token);
+    // A 409 (taken over, or gone) leaves the record to its new holder.
+    await this.write(`abandon idempotency key of ${scope.tenantId}/${scope.endUserId}`, recordId(scope, key), { ...heldDocument(claim), leaseUntil: now }, { if_seq_no: seqNo, if_primary_term: primaryTerm });
+  }
+
   removeExpired(now: number): Promise<number> {
     return this.deleteWhere('remove expired idempotency records', { range: { expiresAt: { lte: now } } });
   }

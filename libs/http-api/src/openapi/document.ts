@@ -68,7 +68,7 @@ function response(spec: ResponseSpec): Json {
 /** What every authenticated route may also answer: a key problem, or an engine that is down. */
 const AUTH_RESPONSES: Record<number, ResponseSpec> = {
   401: { description: 'No API key, a malformed Authorization header, or an unknown key.', schema: 'Error', codes: ['AUTH.MISSING_KEY', 'AUTH.MALFORMED', 'AUTH.INVALID_KEY'] },
-  503: { description: 'A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least).', schema: 'Error', codes: ['SERVICE.UNAVAILABLE', 'SEARCH.UNAVAILABLE'], headers: ['Retry-After'] },
+  503: { description: 'A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice.', schema: 'Error', codes: ['SERVICE.UNAVAILABLE', 'SEARCH.UNAVAILABLE'], headers: ['Retry-After'] },
 };
 
 /** An end user id in a path is checked as the header is; every other path parameter is an id (REQUEST.INVALID_ID). */

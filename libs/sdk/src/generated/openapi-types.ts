@@ -1086,7 +1086,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1165,7 +1165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1372,7 +1372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1760,7 +1760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1850,7 +1850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2238,7 +2238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2339,7 +2339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2519,7 +2519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2605,7 +2605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2679,7 +2679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2751,7 +2751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2825,7 +2825,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2901,7 +2901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2975,7 +2975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A store or the log failed; nothing was accepted, retry with backoff (after Retry-After seconds at least). Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
+            /** @description A store or the log failed: retry with backoff (after Retry-After seconds at least), with the same Idempotency-Key, so that a request taken just before the failure (the log took the event and its answer was lost) is not taken twice. Codes: SERVICE.UNAVAILABLE, SEARCH.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
