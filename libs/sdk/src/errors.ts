@@ -45,7 +45,7 @@ export class UnprocessableEntityError extends MemoryApiError {}
 export class RateLimitError extends MemoryApiError {}
 export class InternalServerError extends MemoryApiError {}
 export class NotImplementedError extends MemoryApiError {}
-/** 503: an engine is down; nothing was accepted. The SDK has already retried it maxRetries times. */
+/** 503: an engine is down or the pipeline too far behind. The SDK has already retried it maxRetries times, with the same Idempotency-Key. */
 export class ServiceUnavailableError extends MemoryApiError {}
 
 const BY_STATUS: Record<number, typeof MemoryApiError> = {

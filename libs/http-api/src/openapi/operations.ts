@@ -43,7 +43,7 @@ const error = (description: string, codes: string[], headers?: string[]): Respon
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 const ADMISSION_ERRORS = {
   429: error('Over the API key\'s request rate or jobs in flight: nothing was accepted; retry after Retry-After.', ['RATE.LIMITED', 'RATE.TOO_MANY_IN_FLIGHT'], ['Retry-After', ...RATE_LIMIT_HEADERS]),
-  503: error('The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff.', ['SERVICE.OVERLOADED', 'SERVICE.UNAVAILABLE'], ['Retry-After']),
+  503: error('The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key.', ['SERVICE.OVERLOADED', 'SERVICE.UNAVAILABLE'], ['Retry-After']),
   507: error('The data folder\'s disk is nearly full: nothing was accepted (what was accepted before is kept); retry after Retry-After.', ['STORAGE.FULL'], ['Retry-After']),
 };
 // A link carries the end user along: another end user's job or memory is a 404 by design.

@@ -994,7 +994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1283,7 +1283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1501,7 +1501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1671,7 +1671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1993,7 +1993,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2149,7 +2149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2457,7 +2457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The pipeline is too far behind, or a store or the log failed: nothing was accepted; retry after Retry-After, with backoff. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
+            /** @description The pipeline is too far behind (SERVICE.OVERLOADED: nothing was accepted), or a store or the log failed (SERVICE.UNAVAILABLE: a request taken just before the failure may have been accepted); retry after Retry-After, with backoff and the same Idempotency-Key. Codes: SERVICE.OVERLOADED, SERVICE.UNAVAILABLE. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
