@@ -1,5 +1,5 @@
 import { call, sleep, type DrillApi } from './client.js';
-import { countOutcome, type Counts, type JobView, type Sent, type StoredMemory } from './outcome.js';
+import { countOutcome, statusKey, type Counts, type JobView, type Sent, type StoredMemory } from './outcome.js';
 import { ingest, kindOf, memoryText, sendAtRate, sentFrom, type DrillFiles } from './traffic.js';
 import { judgeOutage, type Criterion, type OutageSearch } from './verdict.js';
 import { awaitJobs, listMemories } from './verify.js';
@@ -71,12 +71,27 @@ export async function runOutage(options: OutageOptions): Promise<PhaseResult> {
   await sleep(margin);
   await sender.stop();
 
-  const accepted = sent.filter((request) => request.status === 202 && request.jobId).map((request) => request.jobId!);
-  print(`  ${sent.length} sent, ${accepted.length} accepted; waiting for every accepted job`);
+  // A careful client (the SDK) sends what was refused again, with its key: one the service took before its answer
+  // was lost must come back as that same job, not a second memory.
+  const final = [...sent];
+  const resentStatuses: Record<string, number> = {};
+  for (const [at, request] of sent.entries()) {
+    if (request.status !== null && request.status < 500) continue;
+    const reply = await ingest(api, endUserId, request.kind, memoryText(options.runId, engine, request.index), request.index, options.files, `${endUserId}-${request.index}`);
+    final[at] = sentFrom(request.index, request.kind, memoryText(options.runId, engine, request.index), reply, request.duringFault);
+    resentStatuses[statusKey(final[at]!)] = (resentStatuses[statusKey(final[at]!)] ?? 0) + 1;
+  }
+  const resent = Object.values(resentStatuses).reduce((sum, n) => sum + n, 0);
+  if (resent > 0) print(`  ${resent} refused requests sent again with their Idempotency-Keys: ${Object.entries(resentStatuses).map(([status, n]) => `${status}: ${n}`).join(', ')}`);
+
+  const accepted = final.filter((request) => request.status === 202 && request.jobId).map((request) => request.jobId!);
+  print(`  ${sent.length} sent, ${accepted.length} accepted (${sent.filter((request) => request.status === 202).length} at once); waiting for every accepted job`);
   const { jobs, drainedAt } = await awaitJobs(api, accepted, restartedAt + 180_000);
-  const counts = await countWhenSettled(api, endUserId, sent, jobs);
+  // Statuses as first answered, the rest of the count after the resend.
+  const counts = { ...(await countWhenSettled(api, endUserId, final, jobs)), statuses: countOutcome(sent, new Map(), []).statuses };
   const drainS = drainedAt === null ? null : Math.max(0, (drainedAt - restartedAt) / 1000);
-  return { name: engine, counts, drainS, criteria: judgeOutage(sent, counts, drainS, prober ? searches : null), notes: failedJobs(jobs) };
+  const notes = [...(resent > 0 ? [`${resent} refused sent again with their keys (${Object.entries(resentStatuses).map(([status, n]) => `${status}: ${n}`).join(', ')})`] : []), ...failedJobs(jobs)];
+  return { name: engine, counts, drainS, criteria: judgeOutage(sent, counts, drainS, prober ? searches : null), notes };
 }
 
 /**
