@@ -42,8 +42,9 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   const liveHeaps: Array<{ memories: number; mb: number }> = [];
   const footprint = async (label: string) => {
     const measured = await target.footprint();
-    // The live heap after a full collection that came once the loading stopped, so it counts every memory stored.
-    const heap = await nextFullCollection(target.url, (await liveHeap(target.url))?.fullCollections ?? 0);
+    // The live heap after a full collection that came once the loading stopped, so it counts every memory stored;
+    // only where the memories live in the process at the target's address (the embedded service, not the edge).
+    const heap = target.dataDir === null ? null : await nextFullCollection(target.url, (await liveHeap(target.url))?.fullCollections ?? 0);
     if (heap) liveHeaps.push({ memories: stored, mb: heap.mb });
     const perMemory = measured.diskBytes !== null && stored > 0 ? measured.diskBytes / stored : null;
     figures[`footprint_${label}`] = { memories: stored, rss_mb: measured.rssMb, disk_bytes: measured.diskBytes, disk_bytes_per_memory: perMemory, disk: measured.disk };
@@ -164,7 +165,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   const { restart, otherApiKey } = target;
   if (restart && otherApiKey) {
     // Before the edge's flood, whose backlog would be what the overload's admission sees.
-    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed, heapPerMemoryMb: heapPerMemoryMb(liveHeaps) }, print);
+    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed, heapPerMemoryMb: target.dataDir === null ? 0 : heapPerMemoryMb(liveHeaps) }, print);
     stored += overload.figures.loud.accepted + overload.figures.quietAlone.accepted + overload.figures.quietLoaded.accepted;
     figures['overload'] = overload.figures;
     rows.push(...overload.rows);
