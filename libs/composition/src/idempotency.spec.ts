@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIdempotency } from '@memory/http-api';
 import { createEmbeddedIdempotencyStore } from '@memory/jobs-embedded';
-import { createLogger, MemoryServiceError } from '@memory/platform';
+import { createLogger, MemoryServiceError, RequestError } from '@memory/platform';
 import type { IdempotencyStore } from '@memory/ports';
 
 // The reusable Idempotency-Key piece of the HTTP API over the embedded store, as memoryd wires them.
@@ -33,22 +33,37 @@ describe('createIdempotency over the embedded store', () => {
     expect(fingerprinted).to.equal(false);
   });
 
-  it('frees the key when accepting fails (a 503 of a store), so the retry is accepted', async () => {
+  it('hands the key and its job to the retry when accepting fails in an engine (it may have been accepted), keeping what the job refers to', async () => {
     const piece = idempotency();
     const discarded: string[] = [];
     const failing = piece.run({
-      scope, key: 'k', fingerprint: () => 'f',
-      accept: async () => { throw new MemoryServiceError('EVENTLOG.UNAVAILABLE', 'the log is down', { retriable: true }); },
+      scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_1_alice',
+      accept: async () => { throw new MemoryServiceError('EVENTLOG.UNAVAILABLE', 'the broker went away before acknowledging', { retriable: true }); },
       discard: async () => { discarded.push('first'); },
     });
     await failing.then(() => expect.fail('should have failed'), (error: MemoryServiceError) => expect(error.code).to.equal('EVENTLOG.UNAVAILABLE'));
+    expect(discarded, 'the PDF the job may refer to is kept').to.deep.equal([]);
+    // The retry a moment later, well within the lease, accepts the same job: the pipeline rewrites the same memory.
+    clock += 1_000;
+    const accepted: Array<string | undefined> = [];
+    const send = () => piece.run({ scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_2_alice', accept: async (jobId) => { accepted.push(jobId); return { status: 202, body: { jobId } }; } });
+    expect(await send()).to.deep.equal({ status: 202, body: { jobId: 'job_1_alice' }, replayed: false });
+    expect(await send()).to.deep.equal({ status: 202, body: { jobId: 'job_1_alice' }, replayed: true });
+    expect(accepted).to.deep.equal(['job_1_alice']);
+  });
+
+  it('frees the key when the request is refused (a 4xx), so the corrected request gets a job of its own', async () => {
+    const piece = idempotency();
+    const discarded: string[] = [];
+    const refused = piece.run({
+      scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_1_alice',
+      accept: async () => { throw new RequestError(409, 'REQUEST.END_USER_ERASED', 'erased meanwhile'); },
+      discard: async () => { discarded.push('first'); },
+    });
+    await refused.then(() => expect.fail('should have failed'), (error: RequestError) => expect(error.code).to.equal('REQUEST.END_USER_ERASED'));
     expect(discarded).to.deep.equal(['first']);
-    let accepts = 0;
-    const retry = await piece.run({ scope, key: 'k', fingerprint: () => 'f', accept: async () => ({ status: 202, body: { jobId: `j${++accepts}` } }) });
-    expect(retry).to.deep.equal({ status: 202, body: { jobId: 'j1' }, replayed: false });
-    const again = await piece.run({ scope, key: 'k', fingerprint: () => 'f', accept: async () => ({ status: 202, body: { jobId: `j${++accepts}` } }) });
-    expect(again).to.deep.equal({ status: 202, body: { jobId: 'j1' }, replayed: true });
-    expect(accepts).to.equal(1);
+    const retry = await piece.run({ scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_2_alice', accept: async (jobId) => ({ status: 202, body: { jobId } }) });
+    expect(retry).to.deep.equal({ status: 202, body: { jobId: 'job_2_alice' }, replayed: false });
   });
 
   it('discards what a replayed, reused or in-progress request left, and answers 422 and 409 with stable codes', async () => {

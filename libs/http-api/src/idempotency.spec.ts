@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { IdempotencyStore } from '@memory/ports';
-import { createLogger, MemoryServiceError, RequestError } from '@memory/platform';
+import { createLogger, RequestError } from '@memory/platform';
 import { createIdempotency, requestFingerprint, validateIdempotencyKey } from './idempotency.js';
 
 describe('Idempotency-Key', () => {
@@ -32,30 +32,5 @@ describe('Idempotency-Key', () => {
       .catch((error: unknown) => error);
     expect(outcome).to.equal(refusal);
     expect(discarded).to.deep.equal(['the stored file']);
-  });
-
-  it('hands the job id to the retry when the accept failed in an engine (it may have been accepted), frees the key on a 4xx', async () => {
-    // The store's own behaviour is the IdempotencyStore contract's; here only which call the flow makes.
-    const calls: string[] = [];
-    const store = {
-      claim: async () => ({ state: 'claimed', claim: { token: 't' }, earlierJobId: null }),
-      abandon: async () => void calls.push('abandon'),
-      release: async () => void calls.push('release'),
-      removeExpired: async () => 0,
-    } as unknown as IdempotencyStore;
-    const idempotency = createIdempotency({ store, ttlMs: 86_400_000, logger: createLogger({}, 'silent') });
-    const attempt = (failure: Error) =>
-      idempotency
-        .run({ scope: { tenantId: 'acme', endUserId: 'ada' }, key: 'k', fingerprint: () => 'fp', newJobId: () => 'job_1_ada', accept: () => Promise.reject(failure), discard: async () => void calls.push('discard') })
-        .catch((error: unknown) => error);
-
-    const lostAnswer = new MemoryServiceError('EVENTLOG.UNAVAILABLE', 'the broker went away before acknowledging', { retriable: true });
-    expect(await attempt(lostAnswer)).to.equal(lostAnswer);
-    expect(calls, 'kept for the retry, with what the job may refer to').to.deep.equal(['abandon']);
-
-    calls.length = 0;
-    const refusal = new RequestError(409, 'REQUEST.END_USER_ERASED', 'erased meanwhile');
-    expect(await attempt(refusal)).to.equal(refusal);
-    expect(calls).to.deep.equal(['release', 'discard']);
   });
 });
