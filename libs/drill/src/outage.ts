@@ -1,5 +1,5 @@
 import { call, sleep, type DrillApi } from './client.js';
-import { countOutcome, statusKey, type Counts, type JobView, type Sent, type StoredMemory } from './outcome.js';
+import { countOutcome, statusCounts, type Counts, type JobView, type Sent, type StoredMemory } from './outcome.js';
 import { ingest, kindOf, memoryText, sendAtRate, sentFrom, type DrillFiles } from './traffic.js';
 import { judgeOutage, type Criterion, type OutageSearch } from './verdict.js';
 import { awaitJobs, listMemories } from './verify.js';
@@ -74,23 +74,24 @@ export async function runOutage(options: OutageOptions): Promise<PhaseResult> {
   // A careful client (the SDK) sends what was refused again, with its key: one the service took before its answer
   // was lost must come back as that same job, not a second memory.
   const final = [...sent];
-  const resentStatuses: Record<string, number> = {};
+  const resent: Sent[] = [];
   for (const [at, request] of sent.entries()) {
     if (request.status !== null && request.status < 500) continue;
-    const reply = await ingest(api, endUserId, request.kind, memoryText(options.runId, engine, request.index), request.index, options.files, `${endUserId}-${request.index}`);
-    final[at] = sentFrom(request.index, request.kind, memoryText(options.runId, engine, request.index), reply, request.duringFault);
-    resentStatuses[statusKey(final[at]!)] = (resentStatuses[statusKey(final[at]!)] ?? 0) + 1;
+    const content = memoryText(options.runId, engine, request.index);
+    const reply = await ingest(api, endUserId, request.kind, content, request.index, options.files, `${endUserId}-${request.index}`);
+    final[at] = sentFrom(request.index, request.kind, content, reply, request.duringFault);
+    resent.push(final[at]!);
   }
-  const resent = Object.values(resentStatuses).reduce((sum, n) => sum + n, 0);
-  if (resent > 0) print(`  ${resent} refused requests sent again with their Idempotency-Keys: ${Object.entries(resentStatuses).map(([status, n]) => `${status}: ${n}`).join(', ')}`);
+  const resentWords = Object.entries(statusCounts(resent)).map(([status, n]) => `${status}: ${n}`).join(', ');
+  if (resent.length > 0) print(`  ${resent.length} refused requests sent again with their Idempotency-Keys: ${resentWords}`);
 
   const accepted = final.filter((request) => request.status === 202 && request.jobId).map((request) => request.jobId!);
   print(`  ${sent.length} sent, ${accepted.length} accepted (${sent.filter((request) => request.status === 202).length} at once); waiting for every accepted job`);
   const { jobs, drainedAt } = await awaitJobs(api, accepted, restartedAt + 180_000);
   // Statuses as first answered, the rest of the count after the resend.
-  const counts = { ...(await countWhenSettled(api, endUserId, final, jobs)), statuses: countOutcome(sent, new Map(), []).statuses };
+  const counts = { ...(await countWhenSettled(api, endUserId, final, jobs)), statuses: statusCounts(sent) };
   const drainS = drainedAt === null ? null : Math.max(0, (drainedAt - restartedAt) / 1000);
-  const notes = [...(resent > 0 ? [`${resent} refused sent again with their keys (${Object.entries(resentStatuses).map(([status, n]) => `${status}: ${n}`).join(', ')})`] : []), ...failedJobs(jobs)];
+  const notes = [...(resent.length > 0 ? [`${resent.length} refused sent again with their keys (${resentWords})`] : []), ...failedJobs(jobs)];
   return { name: engine, counts, drainS, criteria: judgeOutage(sent, counts, drainS, prober ? searches : null), notes };
 }
 

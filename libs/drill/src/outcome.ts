@@ -59,10 +59,16 @@ export function statusKey(sent: Pick<Sent, 'status'>): string {
   return sent.status === null ? NO_ANSWER : String(sent.status);
 }
 
-/** Counts statuses, acceptances, completions, losses and duplicates from what was sent, the job records and the store. */
-export function countOutcome(sent: readonly Sent[], jobs: ReadonlyMap<string, JobView | null>, stored: readonly StoredMemory[]): Counts {
+/** Answers counted by status (statusKey). */
+export function statusCounts(sent: readonly Pick<Sent, 'status'>[]): Record<string, number> {
   const statuses: Record<string, number> = {};
   for (const request of sent) statuses[statusKey(request)] = (statuses[statusKey(request)] ?? 0) + 1;
+  return statuses;
+}
+
+/** Counts statuses, acceptances, completions, losses and duplicates from what was sent, the job records and the store. */
+export function countOutcome(sent: readonly Sent[], jobs: ReadonlyMap<string, JobView | null>, stored: readonly StoredMemory[]): Counts {
+  const statuses = statusCounts(sent);
 
   const storedIds = new Set(stored.map((memory) => memory.id));
   const copiesOf = new Map<string, number>();
