@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readMetric } from '@memory/drill';
 import { residentMb } from '@memory/platform';
 import { processTree } from './process-tree.js';
@@ -58,13 +59,14 @@ export async function liveHeap(url: string): Promise<LiveHeap | null> {
 /** V8 collects in full within seconds once the allocation rate falls (its memory reducer); this waits for that. */
 const FULL_COLLECTION_WAIT_MS = 60_000;
 
-/** The live heap after the first full collection past `seen`, or null when none came in FULL_COLLECTION_WAIT_MS. */
-export async function nextFullCollection(url: string, seen: number): Promise<LiveHeap | null> {
+/** The live heap after the next full collection from now, or null when none came in FULL_COLLECTION_WAIT_MS. */
+export async function nextFullCollection(url: string): Promise<LiveHeap | null> {
+  const seen = (await liveHeap(url))?.fullCollections ?? 0;
   const deadline = Date.now() + FULL_COLLECTION_WAIT_MS;
   for (;;) {
     const heap = await liveHeap(url);
     if (heap && heap.fullCollections > seen) return heap;
     if (Date.now() > deadline) return null;
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sleep(1_000);
   }
 }

@@ -143,7 +143,7 @@ export async function overloadScenario(
     ]).finally(() => clearInterval(sampler));
     print('  waiting for the service\'s next full garbage collection, for its live heap after the flood');
     const waitStarted = performance.now();
-    const heapAfter = await nextFullCollection(target.url, (await liveHeap(target.url))?.fullCollections ?? 0);
+    const heapAfter = await nextFullCollection(target.url);
     print(`  ${heapAfter ? 'it came' : 'none came'} after ${((performance.now() - waitStarted) / 1000).toFixed(1)} s`);
     const half = Math.ceil(samples.length / 2);
     const figures: OverloadFigures = {

@@ -8,7 +8,7 @@ import type { EdgeLevel, Reads } from './load-commands.js';
 import { runLoad } from './load-process.js';
 import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
 import { eraseLatency, forgetLatency } from './perf-forget.js';
-import { liveHeap, nextFullCollection } from './perf-footprint.js';
+import { nextFullCollection } from './perf-footprint.js';
 import { overloadScenario } from './perf-overload.js';
 import type { PerfPlan } from './perf-plan.js';
 import type { Print } from './progress.js';
@@ -44,7 +44,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
     const measured = await target.footprint();
     // The live heap after a full collection that came once the loading stopped, so it counts every memory stored;
     // only where the memories live in the process at the target's address (the embedded service, not the edge).
-    const heap = target.dataDir === null ? null : await nextFullCollection(target.url, (await liveHeap(target.url))?.fullCollections ?? 0);
+    const heap = target.dataDir === null ? null : await nextFullCollection(target.url);
     if (heap) liveHeaps.push({ memories: stored, mb: heap.mb });
     const perMemory = measured.diskBytes !== null && stored > 0 ? measured.diskBytes / stored : null;
     figures[`footprint_${label}`] = { memories: stored, rss_mb: measured.rssMb, disk_bytes: measured.diskBytes, disk_bytes_per_memory: perMemory, disk: measured.disk };
