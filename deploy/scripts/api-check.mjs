@@ -7,12 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REQUEST_LIMITS } from '../../libs/http-api/src/limits.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const apiKey = 'api-check-key-0123456789abcdef';
 // Budgeted to about two minutes; one worker, because Hypothesis's source parsing is not safe across threads on
 // Python 3.11 (a run with two failed with "AST constructor recursion depth mismatch"). The README has the counts.
-const defaults = ['--max-examples', '15', '--workers', '1', '--seed', '1'];
+// A job's long poll may rightly hold a request for jobWaitMaxMs, longer than Schemathesis's 10 s default timeout,
+// which would count a slow but correct answer as an error (and fail the run) on a loaded machine.
+const requestTimeoutS = REQUEST_LIMITS.jobWaitMaxMs / 1000 + 15;
+const defaults = ['--max-examples', '15', '--workers', '1', '--seed', '1', '--request-timeout', String(requestTimeoutS)];
 
 if (spawnSync('st', ['--version'], { stdio: 'ignore' }).status !== 0) {
   console.error('api:check needs Schemathesis: pip install schemathesis==4.32.5 (the st command was not found)');
