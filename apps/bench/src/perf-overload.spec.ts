@@ -8,15 +8,18 @@ import { overloadLimits, overloadVerdicts, type OverloadFigures } from './perf-o
 const fresh = (ms: number[], over: Partial<Freshness> = {}): Freshness => ({ ratePerS: 1, sent: ms.length, accepted: ms.length, refused: {}, neverFound: 0, latency: summarizeLatencies(ms), ...over });
 
 describe('the overload scenario', () => {
-  it('gives a tenant half the sustainable rate and a tenth of a second of work in flight, the pipeline a second of backlog', () => {
-    expect(overloadLimits(151.7)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '75', MEMORY_TENANT_BURST: '75', MEMORY_TENANT_MAX_IN_FLIGHT: '16', MEMORY_MAX_BACKLOG_RECORDS: '152' });
+  it('gives a tenant half the sustainable rate, in flight what that rate holds while passing the pipeline and a tenth of a second of work, the pipeline a second of backlog', () => {
+    // 75.85/s x 0.04 s = 3.03, + 15.17 queued.
+    expect(overloadLimits(151.7, 40)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '75', MEMORY_TENANT_BURST: '75', MEMORY_TENANT_MAX_IN_FLIGHT: '19', MEMORY_MAX_BACKLOG_RECORDS: '152' });
+    // A pipeline whose memories take longer to pass (Kafka hops, refreshes) holds more of them at the same rate: 28.8/s x 0.25 s = 7.2, + 5.76.
+    expect(overloadLimits(57.6, 250)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '28', MEMORY_TENANT_BURST: '28', MEMORY_TENANT_MAX_IN_FLIGHT: '13', MEMORY_MAX_BACKLOG_RECORDS: '58' });
     // A machine slower than two memories a second still admits one at a time.
-    expect(overloadLimits(0.5)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '1', MEMORY_TENANT_BURST: '1', MEMORY_TENANT_MAX_IN_FLIGHT: '1', MEMORY_MAX_BACKLOG_RECORDS: '1' });
+    expect(overloadLimits(0.5, 0)).to.deep.equal({ MEMORY_TENANT_RATE_PER_S: '1', MEMORY_TENANT_BURST: '1', MEMORY_TENANT_MAX_IN_FLIGHT: '1', MEMORY_MAX_BACKLOG_RECORDS: '1' });
   });
 
   const figures = (over: Partial<OverloadFigures> = {}): OverloadFigures => ({
     sustainablePerS: 100,
-    limits: overloadLimits(100),
+    limits: overloadLimits(100, 50),
     seconds: 60,
     quietPartition: 'shared',
     loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),

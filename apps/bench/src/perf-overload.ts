@@ -7,18 +7,22 @@ import type { Print } from './progress.js';
 import type { Target } from './service.js';
 
 /**
- * The admission bounds the overload scenario runs under, from the rate the pipeline sustains on this machine. A
- * tenant may send half of it (the other half is left for other tenants). Its jobs in flight are bounded by a tenth of
- * a second of the pipeline's work: the pipeline takes records in order, so that is the wait one tenant's flood adds
- * to another's memories, while the tenant still gets in-flight / latency, about its rate, through. The pipeline as a
- * whole may fall one second behind, which keeps an accepted memory's wait near a second at worst.
+ * The admission bounds the overload scenario runs under, from the rate the pipeline sustains on this machine (R) and
+ * how long a memory takes to pass it when it is not behind (`passMs`: the run's freshness p50 at R/2). A tenant may
+ * send half of R (the other half is left for other tenants). Its jobs in flight are what that rate holds while
+ * passing the pipeline (Little's law: R/2 x passMs), plus a tenth of a second of the pipeline's work as a queue: the
+ * pipeline takes records in order, so the queue is the wait one tenant's flood adds to another's memories. The first
+ * term is what a mode whose memories spend their time in stages rather than in a queue needs (the distributed mode's
+ * Kafka hops and refreshes): without it a tenant sending far under its rate was refused by its in-flight bound
+ * there. The pipeline as a whole may fall one second behind.
  */
-export function overloadLimits(sustainablePerS: number): Record<string, string> {
+export function overloadLimits(sustainablePerS: number, passMs: number): Record<string, string> {
   const half = Math.max(1, Math.floor(sustainablePerS / 2));
+  const inFlight = (sustainablePerS / 2) * (passMs / 1000) + sustainablePerS / 10;
   return {
     MEMORY_TENANT_RATE_PER_S: String(half),
     MEMORY_TENANT_BURST: String(half),
-    MEMORY_TENANT_MAX_IN_FLIGHT: String(Math.max(1, Math.ceil(sustainablePerS / 10))),
+    MEMORY_TENANT_MAX_IN_FLIGHT: String(Math.max(1, Math.ceil(inFlight))),
     MEMORY_MAX_BACKLOG_RECORDS: String(Math.max(1, Math.ceil(sustainablePerS))),
   };
 }
@@ -112,14 +116,14 @@ const peak = (values: number[]) => (values.length > 0 ? Math.max(...values) : nu
  */
 export async function overloadScenario(
   target: Target & { restart: NonNullable<Target['restart']>; otherApiKey: string },
-  options: { sustainablePerS: number; seconds: number; aloneSeconds: number; runId: string; nextSeed: () => number; quietPartition?: QuietPartition; heapPerMemoryMb: number | null },
+  options: { sustainablePerS: number; passMs: number; seconds: number; aloneSeconds: number; runId: string; nextSeed: () => number; quietPartition?: QuietPartition; heapPerMemoryMb: number | null },
   print: Print,
 ): Promise<{ figures: OverloadFigures; rows: PerformanceRow[] }> {
   const { sustainablePerS, seconds, runId, nextSeed } = options;
   const quietPartition = options.quietPartition ?? 'shared';
   const loudUser = { tenantId: LOUD_TENANT, endUserId: `loud-${runId}` };
   const quietUser = quietPartition === 'shared' ? samePartitionUser(QUIET_TENANT, `quiet-loaded-${runId}`, loudUser) : otherPartitionUser(QUIET_TENANT, `quiet-loaded-${runId}`, [loudUser]);
-  const limits = overloadLimits(sustainablePerS);
+  const limits = overloadLimits(sustainablePerS, options.passMs);
   print(`\n[overload] restarting the service with ${Object.entries(limits).map(([name, value]) => `${name}=${value}`).join(' ')}`);
   await target.restart(limits);
   try {

@@ -98,6 +98,8 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   let held = 0;
   const searchFigures: Record<string, unknown> = {};
   const readFigures: Record<string, Reads> = {};
+  /** How long a memory takes from 202 to searchable at half the sustainable rate (the freshness row's p50): the overload's quotas follow it. */
+  let passMs = 0;
   for (const size of plan.searchSizes) {
     if (held < size) {
       print(`\n[load] ${size - held} more memories for the search user, to ${size}`);
@@ -124,6 +126,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
       const fresh = await runLoad({ kind: 'freshness', ...service, seed: nextSeed(), endUserId: `fresh-${runId}`, ratePerS: rate, seconds: plan.freshnessSeconds }, print);
       stored += fresh.sent;
       figures['freshness_ms'] = fresh;
+      passMs = fresh.latency.p50 ?? 0;
       rows.push({ metric: 'freshness_ms', condition: `${rate.toFixed(1)} mem/s steady`, value: fresh.latency.count, unit: 'found', latency: fresh.latency });
       if (fresh.neverFound) print(`  ${fresh.neverFound} memories were not searchable within 30 s`);
 
@@ -165,7 +168,7 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   const { restart, otherApiKey } = target;
   if (restart && otherApiKey) {
     // Before the edge's flood, whose backlog would be what the overload's admission sees.
-    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed, heapPerMemoryMb: target.dataDir === null ? 0 : heapPerMemoryMb(liveHeaps) }, print);
+    const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, passMs, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed, heapPerMemoryMb: target.dataDir === null ? 0 : heapPerMemoryMb(liveHeaps) }, print);
     stored += overload.figures.loud.accepted + overload.figures.quietAlone.accepted + overload.figures.quietLoaded.accepted;
     figures['overload'] = overload.figures;
     rows.push(...overload.rows);
