@@ -4,19 +4,17 @@ import { percentile } from '@memory/evaluation';
 import { hostilePdf, otherPartitionUser, pixelBombPng, probeTextFreshness, textFreshnessMs, uploadDocument, writePdf } from '@memory/testing';
 import { caller, KEYS, memorydProcess, waitForJob } from './harness.js';
 
+/** Issue 19, part 6: the slowest of another user's text memories while hostile files run. */
+const MAX_FRESHNESS_MS = 1_000;
+
 /**
  * Hostile files stay in their lane (issue 19, part 6): while PDFs whose pages are each hundreds of thousands of
  * path operations with no text layer (so every page is rendered for OCR) and a decompression bomb are read,
  * another end user's text memories still complete within a second; the files fail their own jobs with a stable
  * code once they pass the file workers' limits (tightened here so the test stays short), and the service carries on.
- *
- * The bounds compare with the same user's probes on the same machine without the files, measured for 5 s before and
- * 5 s after them: p95 at most 1 s or twice that p95 plus 250 ms, max at most 2 s or twice that max plus 250 ms,
- * whichever is larger. On a quiet machine the max stays well under 1 s (npm run bench:hostile, and this test: max
- * 78 ms); CI runs two test projects at once beside the engines on 2 cores, where the other project's load moves
- * every probe whatever the files do (CI runs read max 1,162, 1,125, 505 and 2,130 ms, p95 522, 661, 388 and 1,103
- * ms), so a fixed bound measured the neighbour, not the files. Reading the files in the service's own process broke
- * it by seconds and by tens of times the baseline. The figures are printed either way.
+ * The bound is fixed, not relative to the machine: `npm test` runs one project at a time, so nothing but the files
+ * and the idle engines share the cores with the probes. The same probes without the files (5 s before and 5 s
+ * after) are printed beside it, to tell a slow machine from a slow lane.
  */
 describe('hostile files (embedded default)', function () {
   this.timeout(300_000);
@@ -30,7 +28,7 @@ describe('hostile files (embedded default)', function () {
   before(() => service.start());
   after(() => service.stop());
 
-  it("keeps another user's text freshness at p95 within 1 s while the files fail with DOCUMENT.TOO_COMPLEX and IMAGE.TOO_COMPLEX", async () => {
+  it("keeps another user's text freshness within 1 s while the files fail with DOCUMENT.TOO_COMPLEX and IMAGE.TOO_COMPLEX", async () => {
     const pdfs = [1, 2, 3].map((seed) => hostilePdf({ pages: 2, operations: 250_000, seed }));
     const bomb = await pixelBombPng();
     // The first text memory loads what the text path loads once; it is not a probe.
@@ -70,15 +68,13 @@ describe('hostile files (embedded default)', function () {
     expect(results[3].error.reason).to.match(/Resize it/);
     const [max, p95] = [Math.max(...freshness), percentile(freshness, 95)!];
     const [baselineMax, baselineP95] = [Math.max(...baseline), percentile(baseline, 95)!];
-    const [maxBound, p95Bound] = [Math.max(2_000, baselineMax * 2 + 250), Math.max(1_000, baselineP95 * 2 + 250)];
     console.log(
       `      text freshness over ${freshness.length} probes while hostile files ran: max ${max.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms; ` +
-        `without them (before and after) max ${baselineMax.toFixed(0)} ms, p95 ${baselineP95.toFixed(0)} ms; bounds max ${maxBound.toFixed(0)}, p95 ${p95Bound.toFixed(0)} ms ` +
+        `without them (before and after) max ${baselineMax.toFixed(0)} ms, p95 ${baselineP95.toFixed(0)} ms; bound max ${MAX_FRESHNESS_MS} ms ` +
         `(load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
     );
     expect(freshness.length).to.be.at.least(5);
-    expect(max).to.be.at.most(maxBound);
-    expect(p95).to.be.at.most(p95Bound);
+    expect(max).to.be.at.most(MAX_FRESHNESS_MS);
 
     // Still up, and the file workers took the next file from the same user after their replacements.
     expect((await caller(service, null, null).get('/health/ready')).status).to.equal(200);
