@@ -2,20 +2,34 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readMetric } from '@memory/drill';
-import { residentMb } from '@memory/platform';
+import { proportionalMb, residentMb } from '@memory/platform';
 import { processTree } from './process-tree.js';
 
-/** What the service occupies: resident memory of its processes, and bytes on disk with what they cover. */
+/**
+ * What the service occupies: memory of its processes, and bytes on disk with what they cover. The memory twice: the
+ * sum of their resident sizes, which counts a page several processes share (the Node binary, shared libraries) once
+ * per process, and the sum of their proportional sizes, which counts it once: what they take together.
+ */
 export interface Footprint {
   rssMb: number | null;
+  pssMb: number | null;
   diskBytes: number | null;
   disk: string;
 }
 
 /** Resident memory of a process and all its descendants (the distributed launcher and its stage processes). */
 export function treeResidentMb(pid: number | null): number | null {
+  return treeSum(pid, residentMb);
+}
+
+/** Proportional set size of a process and all its descendants: their memory together, shared pages counted once. */
+export function treeProportionalMb(pid: number | null): number | null {
+  return treeSum(pid, proportionalMb);
+}
+
+function treeSum(pid: number | null, read: (pid: number) => number | null): number | null {
   if (pid === null) return null;
-  return processTree(pid).reduce((total, member) => total + (residentMb(member) ?? 0), 0);
+  return processTree(pid).reduce((total, member) => total + (read(member) ?? 0), 0);
 }
 
 /**

@@ -2,9 +2,22 @@ import { readFileSync } from 'node:fs';
 
 /** Resident memory of a process in MB (VmRSS from /proc); null where /proc is not there or the process is gone. */
 export function residentMb(pid: number | null): number | null {
+  return procKb(pid, 'status', /^VmRSS:\s+(\d+)\s+kB/m);
+}
+
+/**
+ * Proportional set size of a process in MB (Pss from /proc/<pid>/smaps_rollup): its resident memory with each page
+ * it shares with other processes (the Node binary, shared libraries) divided among them, so that a sum over several
+ * processes counts a shared page once, where a sum of their RSS counts it once per process.
+ */
+export function proportionalMb(pid: number | null): number | null {
+  return procKb(pid, 'smaps_rollup', /^Pss:\s+(\d+)\s+kB/m);
+}
+
+function procKb(pid: number | null, file: string, line: RegExp): number | null {
   if (pid === null) return null;
   try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = line.exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
     return match ? Number(match[1]) / 1024 : null;
   } catch {
     return null;
