@@ -11,8 +11,9 @@ import { REQUEST_LIMITS } from '../../libs/http-api/src/limits.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const apiKey = 'api-check-key-0123456789abcdef';
-// Budgeted to about two minutes; one worker, because Hypothesis's source parsing is not safe across threads on
-// Python 3.11 (a run with two failed with "AST constructor recursion depth mismatch"). The README has the counts.
+// Fifteen examples an operation and a fixed seed; one worker, because Hypothesis's source parsing is not safe across
+// threads on Python 3.11 (a run with two failed with "AST constructor recursion depth mismatch"). The README has the
+// counts.
 // A job's long poll may rightly hold a request for jobWaitMaxMs, longer than Schemathesis's 10 s default timeout,
 // which would count a slow but correct answer as an error (and fail the run) on a loaded machine.
 const requestTimeoutS = REQUEST_LIMITS.jobWaitMaxMs / 1000 + 15;

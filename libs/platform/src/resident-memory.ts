@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /** Resident memory of a process in MB (VmRSS from /proc); null where /proc is not there or the process is gone. */
 export function residentMb(pid: number | null): number | null {
-  return procKb(pid, 'status', /^VmRSS:\s+(\d+)\s+kB/m);
+  return procMb(pid, 'status', /^VmRSS:\s+(\d+)\s+kB/m);
 }
 
 /**
@@ -11,10 +11,11 @@ export function residentMb(pid: number | null): number | null {
  * processes counts a shared page once, where a sum of their RSS counts it once per process.
  */
 export function proportionalMb(pid: number | null): number | null {
-  return procKb(pid, 'smaps_rollup', /^Pss:\s+(\d+)\s+kB/m);
+  return procMb(pid, 'smaps_rollup', /^Pss:\s+(\d+)\s+kB/m);
 }
 
-function procKb(pid: number | null, file: string, line: RegExp): number | null {
+/** The kB figure `line` captures in /proc/<pid>/<file>, in MB. */
+function procMb(pid: number | null, file: string, line: RegExp): number | null {
   if (pid === null) return null;
   try {
     const match = line.exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
