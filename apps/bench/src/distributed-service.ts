@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
 import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
 import { localEngines, ServiceProcess, TEST_KEYS } from '@memory/testing';
-import { elasticsearchStoreBytes, treeProportionalMb, treeResidentMb } from './perf-footprint.js';
+import { elasticsearchStoreBytes, treeFootprints, treeProportionalMb, treeResidentMb } from './perf-footprint.js';
 import type { Print } from './progress.js';
 import { restartOnSamePort, ServiceStartError, type Target } from './service.js';
 
@@ -102,6 +102,7 @@ export async function startDistributedService(print: Print): Promise<Target> {
       pssMb: treeProportionalMb(service.pid),
       diskBytes: await elasticsearchStoreBytes(elasticsearch, `${namespace}-memory*`),
       disk: 'Elasticsearch indices of the namespace (Kafka topics and MinIO not counted)',
+      processes: treeFootprints(service.pid),
     }),
     otherApiKey: TEST_KEYS.globex,
     restart: restartOnSamePort(service),

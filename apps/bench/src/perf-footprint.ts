@@ -2,8 +2,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readMetric } from '@memory/drill';
-import { proportionalMb, residentMb } from '@memory/platform';
-import { processTree } from './process-tree.js';
+import { anonymousMb, proportionalMb, residentMb } from '@memory/platform';
+import { processName, processTree } from './process-tree.js';
 
 /**
  * What the service occupies: memory of its processes, and bytes on disk with what they cover. The memory twice: the
@@ -15,6 +15,25 @@ export interface Footprint {
   pssMb: number | null;
   diskBytes: number | null;
   disk: string;
+  /** The same per process of the service, to see which one grows with the memories; empty where not measured. */
+  processes: ProcessFootprint[];
+}
+
+/** One process's memory: resident, proportional, and the anonymous part of it (its own heaps, not mapped files). */
+export interface ProcessFootprint {
+  name: string;
+  rssMb: number | null;
+  pssMb: number | null;
+  anonymousMb: number | null;
+}
+
+/** Each process of a tree (the embedded service and its file workers, the distributed launcher and its children). */
+export function treeFootprints(pid: number | null): ProcessFootprint[] {
+  if (pid === null) return [];
+  return processTree(pid).flatMap((member) => {
+    const name = processName(member);
+    return name === null ? [] : [{ name, rssMb: residentMb(member), pssMb: proportionalMb(member), anonymousMb: anonymousMb(member) }];
+  });
 }
 
 /** Resident memory of a process and all its descendants (the distributed launcher and its stage processes). */

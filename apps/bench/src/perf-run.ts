@@ -47,7 +47,10 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
     const heap = target.dataDir === null ? null : await nextFullCollection(target.url);
     if (heap) liveHeaps.push({ memories: stored, mb: heap.mb });
     const perMemory = measured.diskBytes !== null && stored > 0 ? measured.diskBytes / stored : null;
-    figures[`footprint_${label}`] = { memories: stored, rss_mb: measured.rssMb, pss_mb: measured.pssMb, disk_bytes: measured.diskBytes, disk_bytes_per_memory: perMemory, disk: measured.disk };
+    figures[`footprint_${label}`] = { memories: stored, rss_mb: measured.rssMb, pss_mb: measured.pssMb, disk_bytes: measured.diskBytes, disk_bytes_per_memory: perMemory, disk: measured.disk, processes: measured.processes };
+    const mb = (value: number | null) => (value === null ? '-' : value.toFixed(0));
+    const each = measured.processes.map((one) => `${one.name} ${mb(one.rssMb)}/${mb(one.pssMb)}/${mb(one.anonymousMb)}`);
+    if (each.length > 0) print(`  memory at ${stored} memories, per process (RSS/PSS/anonymous MB): ${each.join(', ')}`);
     rows.push({ metric: 'rss_mb', condition: `${stored} memories in store`, value: measured.rssMb, unit: 'MB' });
     rows.push({ metric: 'pss_mb', condition: `${stored} memories in store, shared pages once`, value: measured.pssMb, unit: 'MB' });
     rows.push({ metric: 'disk_per_memory', condition: `${stored} memories in store`, value: perMemory, unit: 'bytes' });

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { killTree, processTree } from './process-tree.js';
+import { killTree, processName, processTree } from './process-tree.js';
 
 describe('process tree', () => {
   it('finds a child and its grandchild, and kills all of them', async function () {
@@ -31,5 +32,22 @@ describe('process tree', () => {
       }
     })();
     expect(['gone', 'Z', 'X']).to.include(state);
+  });
+
+  it('names a process by its script and the stages it runs, and a gone one null', async () => {
+    const script = new URL('./process-tree.spec.ts', import.meta.url).pathname;
+    // Node runs the spec file only as an argument here: -e keeps it alive without loading it.
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 10_000)', script], { stdio: 'ignore', env: { ...process.env, MEMORY_STAGES: 'enricher,temporal-resolver' } });
+    const plain = spawn('sleep', ['10'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(processName(child.pid!)).to.equal('process-tree.spec (enricher, temporal-resolver)');
+      expect(processName(plain.pid!)).to.equal('sleep');
+    } finally {
+      child.kill();
+      plain.kill();
+      await Promise.all([once(child, 'exit'), once(plain, 'exit')]);
+    }
+    expect(processName(child.pid!)).to.equal(null);
   });
 });

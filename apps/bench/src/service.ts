@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ServiceProcess, TEST_KEYS } from '@memory/testing';
 import { proportionalMb, residentMb } from '@memory/platform';
-import { diskBytes, type Footprint } from './perf-footprint.js';
+import { diskBytes, treeFootprints, type Footprint } from './perf-footprint.js';
 import type { Print } from './progress.js';
 
 /** The service under measurement: where to send requests, with which key, and how to let go of it. */
@@ -68,7 +68,7 @@ export async function startEmbeddedService(dataDir: string, print: Print): Promi
     identity: 'embedded',
     dataDir,
     pid: () => service.pid,
-    footprint: async () => ({ rssMb: residentMb(service.pid), pssMb: proportionalMb(service.pid), diskBytes: diskBytes(dataDir), disk: 'the data folder (event log, stores, job records)' }),
+    footprint: async () => ({ rssMb: residentMb(service.pid), pssMb: proportionalMb(service.pid), diskBytes: diskBytes(dataDir), disk: 'the data folder (event log, stores, job records)', processes: treeFootprints(service.pid) }),
     otherApiKey: TEST_KEYS.globex,
     restart: restartOnSamePort(service),
     stop: () => service.stop(),
@@ -95,7 +95,7 @@ export async function remoteService(url: string, apiKey: string, print: Print): 
     identity: url,
     dataDir: null,
     pid: () => null,
-    footprint: async () => ({ rssMb: null, pssMb: null, diskBytes: null, disk: 'not measured: a service someone else runs' }),
+    footprint: async () => ({ rssMb: null, pssMb: null, diskBytes: null, disk: 'not measured: a service someone else runs', processes: [] }),
     otherApiKey: null,
     restart: null,
     stop: async () => undefined,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
-import { proportionalMb, residentMb } from './resident-memory.js';
+import { anonymousMb, proportionalMb, residentMb } from './resident-memory.js';
 
 describe('resident memory', () => {
   it('reads a live process: its proportional share at most its resident memory, which counts the pages it shares in full', async () => {
@@ -13,6 +13,10 @@ describe('resident memory', () => {
       expect(rss).to.be.greaterThan(10);
       expect(pss).to.be.greaterThan(10);
       expect(pss!).to.be.lessThan(rss!);
+      // The heap is anonymous, the mapped binary is not.
+      const anonymous = anonymousMb(process.pid);
+      expect(anonymous).to.be.greaterThan(5);
+      expect(anonymous!).to.be.lessThan(rss!);
     } finally {
       other.kill();
       await once(other, 'exit');
@@ -22,9 +26,11 @@ describe('resident memory', () => {
   it('answers null for no process and for one that is gone', async () => {
     expect(residentMb(null)).to.equal(null);
     expect(proportionalMb(null)).to.equal(null);
+    expect(anonymousMb(null)).to.equal(null);
     const gone = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     await once(gone, 'exit');
     expect(residentMb(gone.pid!)).to.equal(null);
     expect(proportionalMb(gone.pid!)).to.equal(null);
+    expect(anonymousMb(gone.pid!)).to.equal(null);
   });
 });

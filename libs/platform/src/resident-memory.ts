@@ -14,6 +14,15 @@ export function proportionalMb(pid: number | null): number | null {
   return procMb(pid, 'smaps_rollup', /^Pss:\s+(\d+)\s+kB/m);
 }
 
+/**
+ * Anonymous memory of a process in MB (Anonymous from smaps_rollup): its heaps, stacks and native allocations, the
+ * part of its resident memory that is its own. The rest is file pages it maps (the Node binary, shared libraries, an
+ * LMDB file it reads), which the kernel may drop and read again.
+ */
+export function anonymousMb(pid: number | null): number | null {
+  return procMb(pid, 'smaps_rollup', /^Anonymous:\s+(\d+)\s+kB/m);
+}
+
 /** The kB figure `line` captures in /proc/<pid>/<file>, in MB. */
 function procMb(pid: number | null, file: string, line: RegExp): number | null {
   if (pid === null) return null;
