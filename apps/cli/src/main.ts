@@ -1,8 +1,13 @@
 import type { ServiceMode } from '@memory/composition';
-import { exportToKafka } from './commands/export-to-kafka.js';
-import { eraseTenant } from './commands/erase-tenant.js';
-import { parsePosition, rebuildStore, resetGroup, showLag } from './commands/replay.js';
-import { startDistributed } from './commands/start-distributed.js';
+
+// Each command's module is imported when it runs: the launcher of start-distributed stays up as long as the
+// service, and need not hold the API, the Avro contracts and the stores' code the other commands use.
+const commands = {
+  startDistributed: async () => (await import('./commands/start-distributed.js')).startDistributed,
+  replay: () => import('./commands/replay.js'),
+  exportToKafka: async () => (await import('./commands/export-to-kafka.js')).exportToKafka,
+  eraseTenant: async () => (await import('./commands/erase-tenant.js')).eraseTenant,
+};
 
 const USAGE = `memory cli (npm run cli -- <command>)
 
@@ -32,30 +37,31 @@ async function main(argv: string[]): Promise<number> {
   const positional = args.filter((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--topic');
   switch (command) {
     case 'start-distributed':
-      await startDistributed(process.env, print);
+      await (await commands.startDistributed())(process.env, print);
       return -1; // keeps running until a signal
     case 'lag':
-      await showLag(mode, process.env, print);
+      await (await commands.replay()).showLag(mode, process.env, print);
       return 0;
     case 'reset-group': {
       const [group, position] = positional;
       if (!group || !position) break;
+      const { parsePosition, resetGroup } = await commands.replay();
       await resetGroup(mode, process.env, group, parsePosition(position), option(args, '--topic'), print);
       return 0;
     }
     case 'rebuild': {
       const [store] = positional;
       if (!store) break;
-      await rebuildStore(mode, process.env, store, print);
+      await (await commands.replay()).rebuildStore(mode, process.env, store, print);
       return 0;
     }
     case 'export-to-kafka':
-      await exportToKafka(process.env, print);
+      await (await commands.exportToKafka())(process.env, print);
       return 0;
     case 'erase-tenant': {
       const [tenant] = positional;
       if (!tenant) break;
-      await eraseTenant(mode, process.env, tenant, print);
+      await (await commands.eraseTenant())(mode, process.env, tenant, print);
       return 0;
     }
   }

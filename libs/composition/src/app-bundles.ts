@@ -64,9 +64,10 @@ export function staleInput(repoRoot: string, manifest: Manifest): string | null 
  * renaming the manifest, so launchers building at once never see half a build.
  */
 export async function buildAppBundles(repoRoot: string, root = join(repoRoot, 'dist', 'apps')): Promise<Manifest> {
-  const { build } = await import('esbuild');
+  const { build, stop } = await import('esbuild');
   const name = `build-${Date.now()}-${process.pid}`;
   const outdir = join(root, name);
+  // esbuild runs as a child process that outlives the build unless stopped: ~35 MB the launcher would hold for good.
   const result = await build({
     absWorkingDir: repoRoot,
     entryPoints: Object.fromEntries(BUNDLED_APPS.map((app) => [app, join(repoRoot, 'apps', app, 'src', 'main.ts')])),
@@ -98,7 +99,7 @@ export async function buildAppBundles(repoRoot: string, root = join(repoRoot, 'd
         },
       },
     ],
-  });
+  }).finally(() => stop());
   const inputs: Record<string, string> = {};
   for (const file of [...Object.keys(result.metafile.inputs).map((input) => join(repoRoot, input)), ...workspacePackageFiles(repoRoot)]) {
     inputs[relative(repoRoot, file)] = sha256(readFileSync(file));
