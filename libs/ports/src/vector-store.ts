@@ -1,5 +1,6 @@
+import { MemoryServiceError } from '@memory/platform';
 import type { MemoryRecord, MemoryVersion, Scope, ScoredId } from './memory.js';
-import type { MemoryFilter } from './memory-filter.js';
+import { checkFilter, type MemoryFilter } from './memory-filter.js';
 import type { ListQuery, StoredMemory } from './memory-list.js';
 
 export interface VectorQuery {
@@ -7,8 +8,6 @@ export interface VectorQuery {
   k: number;
   /** Only memories whose resolved event times or creation time overlap [from, to), ms epoch. */
   timeRange?: { from: number; to: number };
-  /** Only these memories: scores them against the vector (exactly) instead of searching every memory. */
-  ids?: string[];
   /** Only memories passing it (matchesFilter), applied inside the search: k of them are returned when k exist. */
   filter?: MemoryFilter;
 }
@@ -26,6 +25,35 @@ export interface TextQuery {
 export interface TimedId {
   id: string;
   time: number;
+}
+
+export interface ScoredTimedId extends TimedId {
+  score: number;
+}
+
+/** What VectorStore.createdNear looks for. */
+export interface NearQuery {
+  instants: number[];
+  windowMs: number;
+  limit: number;
+  /** The vector the memories are scored against (the search's query). */
+  vector: Float32Array;
+  filter?: MemoryFilter;
+}
+
+/**
+ * Throws VECTORS.INVALID_QUERY (as every adapter's own checks do) unless a createdNear query's instants, window, limit
+ * and filter are well formed; the vector is the adapter's to check, against its dimensions.
+ */
+export function checkNearQuery(query: NearQuery): void {
+  const reject = (message: string): never => {
+    throw new MemoryServiceError('VECTORS.INVALID_QUERY', message);
+  };
+  const { instants, windowMs, limit } = query ?? {};
+  if (!Array.isArray(instants) || instants.some((t) => typeof t !== 'number' || !Number.isFinite(t))) reject('instants must be finite numbers (ms epoch)');
+  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs < 0) reject(`windowMs must be a finite number >= 0, got ${String(windowMs)}`);
+  if (!Number.isInteger(limit) || limit < 0) reject(`limit must be a whole number >= 0, got ${String(limit)}`);
+  checkFilter(query.filter);
 }
 
 /**
@@ -60,10 +88,14 @@ export interface VectorStore {
   /** When each of these memories was created (ms epoch); ids the store does not hold are left out. */
   creationTimes(scope: Scope, ids: string[]): Promise<Map<string, number>>;
   /**
-   * Memories created within windowMs of any of these instants (ms epoch), `time` their creation time, oldest first
-   * (ties by id): the memories recorded around others, for episode context in search.
+   * Memories created within windowMs of any of these instants (ms epoch) and passing the filter, each with `time`
+   * its creation time and `score` its cosine with `query`: the memories recorded around others, for episode context
+   * in search. Most similar first, at most `limit`. Which ones when the windows hold more is the store's choice,
+   * whichever it finds without scoring the whole of a burst (thousands created in a few minutes, which is not one
+   * exchange): Elasticsearch the most similar (one kNN over the windows), the embedded store the oldest (its
+   * creation order). Below the limit every store returns the same memories with the same scores.
    */
-  createdNear(scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): Promise<TimedId[]>;
+  createdNear(scope: Scope, query: NearQuery): Promise<ScoredTimedId[]>;
   /**
    * One page of an end user's memories, newest first (createdAt descending, then id descending), those after
    * `query.after` that pass `query.filter` (see memory-list.ts), at most `query.limit`. Keyset pagination: a page

@@ -1,21 +1,20 @@
 import { expect } from 'chai';
-import type { Scope, ScoredId, TimedId, VectorStore } from '@memory/ports';
+import type { NearQuery, Scope, ScoredTimedId, VectorStore } from '@memory/ports';
 import { withEpisodeContext } from './episodes.js';
 
 const scope: Scope = { tenantId: 't', endUserId: 'u' };
 const MINUTE = 60_000;
 
-/** Just the three reads episode context makes, over memories given as id -> (creation time, query cosine). */
+/** Just the two reads episode context makes, over memories given as id -> (creation time, query cosine). */
 function storeOf(memories: Record<string, { time: number; cosine: number }>): VectorStore {
   const store: Partial<VectorStore> = {
     creationTimes: async (_scope: Scope, ids: string[]) => new Map(ids.filter((id) => memories[id]).map((id) => [id, memories[id]!.time])),
-    createdNear: async (_scope: Scope, instants: number[], windowMs: number, limit: number): Promise<TimedId[]> =>
+    createdNear: async (_scope: Scope, { instants, windowMs, limit }: NearQuery): Promise<ScoredTimedId[]> =>
       Object.entries(memories)
         .filter(([, m]) => instants.some((t) => Math.abs(t - m.time) <= windowMs))
-        .map(([id, m]) => ({ id, time: m.time }))
-        .sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : 1))
+        .map(([id, m]) => ({ id, time: m.time, score: m.cosine }))
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
         .slice(0, limit),
-    knn: async (_scope: Scope, query: { ids?: string[] }): Promise<ScoredId[]> => (query.ids ?? []).map((id) => ({ id, score: memories[id]!.cosine })),
   };
   return store as VectorStore;
 }

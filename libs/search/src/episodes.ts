@@ -13,17 +13,17 @@ import type { MemoryFilter, Scope, ScoredId, VectorStore } from '@memory/ports';
  * neighbourhood stays a handful instead of everything of that minute, which would lift all of them alike and cost
  * time quadratic in the burst.
  *
- * The neighbours are read from the store around the best `seeds` of each list (createdNear), so a memory that
- * neither list found can rise on its neighbour's score; the store scores them against the query vector (knn over
- * those ids), their BM25 score is taken from the BM25 list (0 when absent). No memory is read back. It smooths each
- * list before fusion rather than reranking the fused candidates, which would only reorder memories already found.
+ * The neighbours are read from the store around the best `seeds` of each list, scored against the query vector in
+ * the same read (createdNear), so a memory that neither list found can rise on its neighbour's score; their BM25
+ * score is taken from the BM25 list (0 when absent). No memory is read back. It smooths each list before fusion
+ * rather than reranking the fused candidates, which would only reorder memories already found.
  */
 export interface EpisodeOptions {
   windowMs: number;
   weight: number;
   /** How many of each list's best memories have their neighbours read. */
   seeds: number;
-  /** At most this many neighbours are read. */
+  /** At most this many neighbours are read (the most similar to the query when more are there). */
   maxPool: number;
   /** How many memories on each side of one are its neighbours (those within windowMs). */
   neighbours: number;
@@ -58,11 +58,11 @@ export async function withEpisodeContext(
   const unknown = seedIds.filter((id) => !known.has(id));
   const seedTimes = unknown.length === 0 ? known : new Map([...known, ...(await vectors.creationTimes(scope, unknown))]);
   // Neighbours join the lists, so they pass the same filter as the memories they neighbour.
-  const near = await vectors.createdNear(scope, [...seedTimes.values()], windowMs, maxPool, filter);
+  const near = await vectors.createdNear(scope, { instants: [...seedTimes.values()], windowMs, limit: maxPool, vector: query, ...(filter ? { filter } : {}) });
   const createdAt = new Map([...seedTimes, ...near.map((n) => [n.id, n.time] as const)]);
   const denseScore = new Map(dense.map((h) => [h.id, h.score]));
-  const unscored = [...createdAt.keys()].filter((id) => !denseScore.has(id));
-  if (unscored.length > 0) for (const h of await vectors.knn(scope, { vector: query, k: unscored.length, ids: unscored })) denseScore.set(h.id, h.score);
+  // A seed is in its own window, so it has its score from there too, unless a burst left it out of the most similar.
+  for (const n of near) if (!denseScore.has(n.id)) denseScore.set(n.id, n.score);
   const lexicalScore = new Map(lexical.map((h) => [h.id, h.score]));
 
   const pool = [...createdAt].map(([id, time]) => ({ id, time })).sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : 1));

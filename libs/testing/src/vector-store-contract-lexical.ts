@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { lexicalTerms } from '@memory/lexical';
 import type { MemoryRecord, Scope, VectorStore } from '@memory/ports';
-import { freshScope } from './memory-fixtures.js';
+import { freshScope, unitVector } from './memory-fixtures.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -11,6 +11,7 @@ export interface LexicalContractContext {
   store(): VectorStore;
   scope(): Scope;
   memory(scope: Scope, id: string, overrides?: Partial<MemoryRecord>): MemoryRecord;
+  dims: number;
 }
 
 /**
@@ -19,7 +20,7 @@ export interface LexicalContractContext {
  * that counts a single end user's (the embedded store).
  */
 export function describeLexicalIdentifiersAndTime(context: LexicalContractContext): void {
-  const { memory } = context;
+  const { memory, dims } = context;
   const text = (content: string): Partial<MemoryRecord> => ({ content, originalContent: content });
   const at = (start: number, end = start) => ({ text: 'then', index: 0, start, end, iso: new Date(start).toISOString(), relative: false });
 
@@ -183,38 +184,45 @@ export function describeLexicalIdentifiersAndTime(context: LexicalContractContex
     });
 
     describe('createdNear', () => {
-      it('lists the memories created within the window of any instant, oldest first, in scope, up to the limit', async () => {
-        const t0 = Date.UTC(2024, 2, 1, 12);
-        const minute = 60_000;
-        await store.upsert([
-          memory(scope, 'before', { createdAt: t0 - 2 * minute }),
-          memory(scope, 'at', { createdAt: t0 }),
-          memory(scope, 'after', { createdAt: t0 + minute }),
-          memory(scope, 'far', { createdAt: t0 + HOUR }),
-          memory(scope, 'other-burst', { createdAt: t0 + DAY }),
-        ]);
-        await store.upsert([memory({ tenantId: scope.tenantId, endUserId: 'other-user' }, 'theirs', { createdAt: t0 })]);
-        const near = await store.createdNear(scope, [t0 + DAY, t0], 2 * minute, 10);
-        expect(near).to.deep.equal([
-          { id: 'before', time: t0 - 2 * minute },
+      const t0 = Date.UTC(2024, 2, 1, 12);
+      const minute = 60_000;
+      // Each memory's cosine with the query (axis 0) is its own: 'at' 1, then 'after', 'before', 'other-burst'.
+      const near = (lean: number) => unitVector(dims, { 0: 1, 1: lean });
+      const written = () => [
+        memory(scope, 'before', { createdAt: t0 - 2 * minute, vector: near(1) }),
+        memory(scope, 'at', { createdAt: t0, vector: near(0) }),
+        memory(scope, 'after', { createdAt: t0 + minute, vector: near(0.5) }),
+        memory(scope, 'far', { createdAt: t0 + HOUR, vector: near(0) }),
+        memory(scope, 'other-burst', { createdAt: t0 + DAY, vector: near(2) }),
+      ];
+      const query = { instants: [t0 + DAY, t0], windowMs: 2 * minute, limit: 10, vector: unitVector(dims, { 0: 1 }) };
+
+      it('lists the memories created within the window of any instant, in scope, with their creation time and cosine with the query, most similar first', async () => {
+        await store.upsert(written());
+        await store.upsert([memory({ tenantId: scope.tenantId, endUserId: 'other-user' }, 'theirs', { createdAt: t0, vector: near(0) })]);
+        const found = await store.createdNear(scope, query);
+        expect(found.map(({ id, time }) => ({ id, time }))).to.deep.equal([
           { id: 'at', time: t0 },
           { id: 'after', time: t0 + minute },
+          { id: 'before', time: t0 - 2 * minute },
           { id: 'other-burst', time: t0 + DAY },
         ]);
-        expect((await store.createdNear(scope, [t0], 2 * minute, 2)).map((m) => m.id)).to.deep.equal(['before', 'at']);
-        expect(await store.createdNear(scope, [], 2 * minute, 10)).to.deep.equal([]);
-        expect(await store.createdNear(freshScope(), [t0], 2 * minute, 10)).to.deep.equal([]);
+        const cosines = [1, 1 / Math.hypot(1, 0.5), 1 / Math.hypot(1, 1), 1 / Math.hypot(1, 2)];
+        found.forEach((hit, i) => expect(hit.score).to.be.closeTo(cosines[i]!, 1e-5));
+        expect(await store.createdNear(scope, { ...query, instants: [] })).to.deep.equal([]);
+        expect(await store.createdNear(freshScope(), query)).to.deep.equal([]);
         const times = await store.creationTimes(scope, ['at', 'far', 'missing', 'theirs']);
         expect([...times].sort()).to.deep.equal([['at', t0], ['far', t0 + HOUR]]);
       });
 
-      it('knn over given ids scores exactly those memories of the scope', async () => {
-        const near = memory(scope, 'near');
-        const other = memory(scope, 'other');
-        await store.upsert([near, other, memory({ tenantId: scope.tenantId, endUserId: 'other-user' }, 'theirs')]);
-        const scored = await store.knn(scope, { vector: near.vector, k: 10, ids: ['near', 'theirs', 'missing'] });
-        expect(scored.map((h) => h.id)).to.deep.equal(['near']);
-        expect(scored[0]!.score).to.be.closeTo(1, 1e-5);
+      it('returns at most the limit when more are in the windows, each with its own cosine, most similar first', async () => {
+        await store.upsert(written());
+        const all = new Map((await store.createdNear(scope, query)).map((hit) => [hit.id, hit.score]));
+        const some = await store.createdNear(scope, { ...query, limit: 2 });
+        expect(some).to.have.length(2);
+        for (const hit of some) expect(hit.score).to.be.closeTo(all.get(hit.id)!, 1e-6);
+        expect(some[0]!.score).to.be.at.least(some[1]!.score);
+        expect(await store.createdNear(scope, { ...query, limit: 0 })).to.deep.equal([]);
       });
     });
   });

@@ -219,7 +219,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
       });
     });
 
-    describeLexicalIdentifiersAndTime({ store: () => store, scope: () => scope, memory });
+    describeLexicalIdentifiersAndTime({ store: () => store, scope: () => scope, memory, dims });
     describeListing({ store: () => store, scope: () => scope, memory });
     describeFilters({ store: () => store, scope: () => scope, memory, dims });
     describeHistory({ store: () => store, scope: () => scope, memory, dims });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cosineFromScore, filterClauses, identifiersRequest, idsPageRequest, inRangeQuery, knnSearchRequest, numCandidates, textSearchRequest, timeRangeFilter } from './queries.js';
+import { cosineFromScore, createdNearRequest, filterClauses, identifiersRequest, idsPageRequest, inRangeQuery, knnSearchRequest, numCandidates, textSearchRequest, timeRangeFilter } from './queries.js';
 
 const scope = { tenantId: 'acme', endUserId: 'u1' };
 const vector = Float32Array.from([0.6, 0.8]);
@@ -27,6 +27,24 @@ describe('knn query', () => {
     const request = knnSearchRequest('i', scope, { vector, k: 3, filter: { memoryTypes: ['fact'], metadata: { project: ['apollo', 'gemini'] } } }, 100);
     expect(request).to.not.have.any.keys('query', 'post_filter');
     expect((request.knn as { filter: unknown[] }).filter.slice(2)).to.deep.equal([{ terms: { memoryType: ['fact'] } }, { terms: { 'metadataText.project': ['apollo', 'gemini'] } }]);
+  });
+
+  it('finds the memories created near others with one kNN, the merged windows in its filter, scored and timed', () => {
+    const request = createdNearRequest('i', scope, { instants: [1_000, 0, 10_000], windowMs: 500, limit: 600, vector, filter: { memoryTypes: ['fact'] } }, 100);
+    expect(request).to.not.have.any.keys('query', 'post_filter', 'sort');
+    const knn = request.knn as { filter: unknown[]; k: number; num_candidates: number; query_vector: number[] };
+    expect(knn.k).to.equal(600);
+    expect(knn.num_candidates).to.equal(numCandidates(600, 100));
+    expect(knn.query_vector).to.deep.equal(Array.from(vector));
+    const range = (gte: number, lte: number) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } });
+    expect(knn.filter).to.deep.equal([
+      { term: { tenantId: 'acme' } },
+      { term: { endUserId: 'u1' } },
+      { terms: { memoryType: ['fact'] } },
+      { bool: { minimum_should_match: 1, should: [range(-500, 1_500), range(9_500, 10_500)] } },
+    ]);
+    expect(request.size).to.equal(600);
+    expect(request.docvalue_fields).to.deep.equal(['id', { field: 'createdAt', format: 'epoch_millis' }]);
   });
 
   it('turns any into a bool should of one match at least and not into a bool must_not', () => {

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { mergedWindows, type ListQuery, type MemoryFilter, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { mergedWindows, type ListQuery, type MemoryFilter, type NearQuery, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 import { DERIVED } from './memory-document.js';
 import { MAX_CANDIDATES } from './options.js';
 
@@ -79,8 +79,6 @@ export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery
   const k = Math.min(query.k, MAX_CANDIDATES);
   const filter = scopedFilter(scope, query.filter);
   if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
-  // Few enough documents pass an id filter that Elasticsearch scores them exactly instead of walking the graph.
-  if (query.ids) filter.push({ terms: { id: query.ids } });
   return {
     index,
     knn: {
@@ -91,8 +89,8 @@ export function knnSearchRequest(index: string, scope: Scope, query: VectorQuery
       filter,
     },
     size: k,
-    // A search's own kNN gives its hits' creation times for episode context; a kNN over given ids needs none.
-    ...(query.ids ? ID_FIELDS : TIMED_FIELDS),
+    // The hits' creation times, for episode context.
+    ...TIMED_FIELDS,
     track_total_hits: false,
   };
 }
@@ -169,22 +167,26 @@ export function creationTimesRequest(index: string, scope: Scope, ids: string[])
 }
 
 /**
- * Memories of one end user created within windowMs of any of the instants, oldest first. Overlapping windows are
- * merged first, so a burst of nearby instants costs one range clause.
+ * Memories of one end user created within windowMs of any of the instants, scored against the vector: one kNN
+ * whose filter is the windows (merged first, so a burst of nearby instants costs one range clause). While no more
+ * memories than num_candidates are in the windows, Lucene scores every one of them exactly.
  */
-export function createdNearRequest(index: string, scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): estypes.SearchRequest {
-  const windows = mergedWindows(instants, windowMs);
+export function createdNearRequest(index: string, scope: Scope, query: NearQuery, minCandidates: number): estypes.SearchRequest {
+  const k = Math.min(query.limit, MAX_CANDIDATES);
+  const windows = mergedWindows(query.instants, query.windowMs);
   return {
     index,
-    query: {
-      bool: {
-        filter: scopedFilter(scope, filter),
-        minimum_should_match: 1,
-        should: windows.map(([gte, lte]) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } })),
-      },
+    knn: {
+      field: 'vector',
+      query_vector: Array.from(query.vector),
+      k,
+      num_candidates: numCandidates(k, minCandidates),
+      filter: [
+        ...scopedFilter(scope, query.filter),
+        { bool: { minimum_should_match: 1, should: windows.map(([gte, lte]) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } })) } },
+      ],
     },
-    sort: [{ createdAt: 'asc' }, { id: 'asc' }],
-    size: Math.min(limit, MAX_CANDIDATES),
+    size: k,
     ...TIMED_FIELDS,
     track_total_hits: false,
   };

@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, type MemoryRecord, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { checkFilter, checkNearQuery as checkNearFields, type MemoryRecord, type NearQuery, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 
 // The same codes as the embedded adapters, so a caller handles a bad argument alike whichever store it talks to.
 
@@ -52,7 +52,6 @@ export function checkQuery(query: VectorQuery, dims: number): void {
   checkLimit(query?.k, 'k');
   checkVector(query.vector, dims, 'VECTORS.INVALID_QUERY', 'a query');
   if (query.timeRange !== undefined) checkTimeRange(query.timeRange);
-  if (query.ids !== undefined && (!Array.isArray(query.ids) || !query.ids.every((id) => typeof id === 'string'))) reject('VECTORS.INVALID_QUERY', 'ids must be an array of strings');
   checkFilter(query.filter);
 }
 
@@ -62,9 +61,9 @@ export function checkTimeRange(range: { from: number; to: number }): void {
   }
 }
 
-export function checkInstants(instants: number[], windowMs: number): void {
-  if (!Array.isArray(instants) || instants.some((t) => typeof t !== 'number' || !Number.isFinite(t))) reject('VECTORS.INVALID_QUERY', 'instants must be finite numbers (ms epoch)');
-  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs < 0) reject('VECTORS.INVALID_QUERY', `windowMs must be a finite number >= 0, got ${String(windowMs)}`);
+export function checkNearQuery(query: NearQuery, dims: number): void {
+  checkNearFields(query);
+  checkVector(query.vector, dims, 'VECTORS.INVALID_QUERY', 'a query');
 }
 
 export function checkLimit(limit: number, what = 'limit'): void {

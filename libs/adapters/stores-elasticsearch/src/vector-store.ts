@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type NearQuery, type Scope, type ScoredId, type ScoredTimedId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
@@ -12,7 +12,7 @@ import { documentId } from './names.js';
 import { MAX_CANDIDATES, type ElasticsearchStoresSettings } from './options.js';
 import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest } from './queries.js';
 import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
-import { checkIdentifiers, checkIds, checkInstants, checkLimit, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
+import { checkIdentifiers, checkIds, checkLimit, checkNearQuery, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
 const IDS_PAGE = 1_000;
 
@@ -70,7 +70,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (query.k === 0) return [];
     const request = knnSearchRequest(this.index, scope, query, this.settings.minCandidates);
     const response = await call('VECTORS', `knn search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
-    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0), ...(query.ids ? {} : { createdAt: hitCreatedAt(hit) }) }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), score: cosineFromScore(hit._score ?? 0), createdAt: hitCreatedAt(hit) }));
   }
 
   /**
@@ -139,18 +139,16 @@ export class ElasticsearchVectorStore implements VectorStore {
     return new Map(response.hits.hits.map((hit) => [hitId(hit), hitCreatedAt(hit)]));
   }
 
-  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): Promise<TimedId[]> {
+  async createdNear(scope: Scope, query: NearQuery): Promise<ScoredTimedId[]> {
     this.checkOpen();
     checkScope(scope);
-    checkInstants(instants, windowMs);
-    checkLimit(limit);
-    checkFilter(filter);
-    if (limit === 0 || instants.length === 0) return [];
-    const request = createdNearRequest(this.index, scope, instants, windowMs, limit, filter);
+    checkNearQuery(query, this.settings.dims);
+    if (query.limit === 0 || query.instants.length === 0) return [];
+    const request = createdNearRequest(this.index, scope, query, this.settings.minCandidates);
     const response = await call('VECTORS', `find memories created near others in ${this.index}`, () =>
       this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request),
     );
-    return response.hits.hits.map((hit) => ({ id: hitId(hit), time: hitCreatedAt(hit) }));
+    return response.hits.hits.map((hit) => ({ id: hitId(hit), time: hitCreatedAt(hit), score: cosineFromScore(hit._score ?? 0) }));
   }
 
   async list(scope: Scope, query: ListQuery): Promise<StoredMemory[]> {

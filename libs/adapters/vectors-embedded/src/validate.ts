@@ -1,5 +1,5 @@
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, type MemoryRecord, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
+import { checkFilter, checkNearQuery as checkNearFields, type MemoryRecord, type NearQuery, type Scope, type TextQuery, type VectorQuery } from '@memory/ports';
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -40,7 +40,6 @@ export function checkQuery(query: VectorQuery): void {
   if (!finiteVector(query?.vector)) invalid('VECTORS.INVALID_QUERY', 'a query needs a non-empty Float32Array vector of finite numbers');
   checkLimit(query.k);
   if (query.timeRange !== undefined) checkRange(query.timeRange);
-  if (query.ids !== undefined && (!Array.isArray(query.ids) || query.ids.some((id) => typeof id !== 'string'))) invalid('VECTORS.INVALID_QUERY', 'ids must be an array of strings');
   checkFilter(query.filter);
 }
 
@@ -55,9 +54,9 @@ export function checkLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 0) invalid('VECTORS.INVALID_QUERY', `k must be a whole number >= 0, got ${String(limit)}`);
 }
 
-export function checkInstants(instants: number[], windowMs: number): void {
-  if (!Array.isArray(instants) || instants.some((t) => typeof t !== 'number' || !Number.isFinite(t))) invalid('VECTORS.INVALID_QUERY', 'instants must be finite numbers (ms epoch)');
-  if (typeof windowMs !== 'number' || !(windowMs >= 0) || !Number.isFinite(windowMs)) invalid('VECTORS.INVALID_QUERY', `windowMs must be a finite number >= 0, got ${String(windowMs)}`);
+export function checkNearQuery(query: NearQuery): void {
+  checkNearFields(query);
+  if (!finiteVector(query.vector)) invalid('VECTORS.INVALID_QUERY', 'a query needs a non-empty Float32Array vector of finite numbers');
 }
 
 export function checkRange(range: { from: number; to: number }): void {

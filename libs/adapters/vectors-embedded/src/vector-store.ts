@@ -1,10 +1,10 @@
 import { analyseMemory, LEXICAL_ANALYSIS_VERSION, type LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, checkListQuery, matchesFilter, versionsOf, type FilterFacts, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type Scope, type ScoredId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkFilter, checkListQuery, matchesFilter, versionsOf, type FilterFacts, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type NearQuery, type Scope, type ScoredId, type ScoredTimedId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
-import { checkIds, checkInstants, checkLimit, checkQuery, checkRange, checkRecord, checkScope, checkTextQuery, dimensionMismatch } from './validate.js';
+import { checkIds, checkLimit, checkNearQuery, checkQuery, checkRange, checkRecord, checkScope, checkTextQuery, dimensionMismatch } from './validate.js';
 import { decodeVectorEntry, encodeVectorEntry, entryDims } from './vector-entry.js';
 
 const cacheKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUserId]);
@@ -111,11 +111,6 @@ export class EmbeddedVectorStore implements VectorStore {
     const index = this.indexFor(scope, filter);
     if (!index || index.size === 0) return [];
     if (query.vector.length !== index.dims) throw dimensionMismatch(scope, index.dims, query.vector.length);
-    if (query.ids) {
-      const passes = filter ? index.passing(filter) : null;
-      const wanted = query.ids.filter((id) => (!range || index.inRange(id, range)) && (!passes || passes(id)));
-      return index.scoreIds(query.vector, wanted).slice(0, query.k);
-    }
     return index.search(query.vector, query.k, range, filter);
   }
 
@@ -183,14 +178,15 @@ export class EmbeddedVectorStore implements VectorStore {
     return times;
   }
 
-  async createdNear(scope: Scope, instants: number[], windowMs: number, limit: number, filter?: MemoryFilter): Promise<TimedId[]> {
+  async createdNear(scope: Scope, query: NearQuery): Promise<ScoredTimedId[]> {
     this.checkOpen();
     checkScope(scope);
-    checkInstants(instants, windowMs);
-    checkLimit(limit);
-    checkFilter(filter);
-    if (limit === 0 || instants.length === 0) return [];
-    return this.indexFor(scope, filter)?.createdNear(instants, windowMs, limit, filter) ?? [];
+    checkNearQuery(query);
+    if (query.limit === 0 || query.instants.length === 0) return [];
+    const index = this.indexFor(scope, query.filter);
+    if (!index || index.size === 0) return [];
+    if (query.vector.length !== index.dims) throw dimensionMismatch(scope, index.dims, query.vector.length);
+    return index.createdNear(query.instants, query.windowMs, query.limit, query.vector, query.filter);
   }
 
   /**
