@@ -40,4 +40,19 @@ describe('Keyring', () => {
     expect(gone.status === 'rejected' && (gone.reason as { code?: string }).code).to.equal('KEY.FORGOTTEN');
     expect(kept.status).to.equal('fulfilled');
   });
+
+  it('keeps a key no longer than cacheMs, even one never asked for again', async () => {
+    const { store } = countingStore();
+    let now = 0;
+    const keyring = new Keyring(store, { cacheMs: 1_000, now: () => now });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => keyring.keyFor('acme', 'u', `job_${i}_x`)));
+    expect(keyring.cachedKeys).to.equal(20);
+    now = 500;
+    await keyring.keyFor('acme', 'u', 'job_late_x');
+    expect(keyring.cachedKeys, 'none expired yet').to.equal(21);
+    now = 1_200;
+    await keyring.existingKey('acme', 'u', 'job_late_x');
+    await keyring.keyFor('acme', 'u', 'job_new_x');
+    expect(keyring.cachedKeys, 'the 20 read once are gone; the late one and the new one stay').to.equal(2);
+  });
 });
