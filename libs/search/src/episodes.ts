@@ -23,7 +23,7 @@ export interface EpisodeOptions {
   weight: number;
   /** How many of each list's best memories have their neighbours read. */
   seeds: number;
-  /** At most this many neighbours are read (the most similar to the query when more are there). */
+  /** At most this many neighbours are read (which ones when the windows hold more is the store's choice: VectorStore.createdNear). */
   maxPool: number;
   /** How many memories on each side of one are its neighbours (those within windowMs). */
   neighbours: number;
@@ -61,7 +61,7 @@ export async function withEpisodeContext(
   const near = await vectors.createdNear(scope, { instants: [...seedTimes.values()], windowMs, limit: maxPool, vector: query, ...(filter ? { filter } : {}) });
   const createdAt = new Map([...seedTimes, ...near.map((n) => [n.id, n.time] as const)]);
   const denseScore = new Map(dense.map((h) => [h.id, h.score]));
-  // A seed is in its own window, so it has its score from there too, unless a burst left it out of the most similar.
+  // A seed is in its own window, so it has its score from there too, unless a burst left it out of the maxPool read.
   for (const n of near) if (!denseScore.has(n.id)) denseScore.set(n.id, n.score);
   const lexicalScore = new Map(lexical.map((h) => [h.id, h.score]));
 
