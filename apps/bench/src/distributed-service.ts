@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
 import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
 import { localEngines, ServiceProcess, TEST_KEYS } from '@memory/testing';
-import { elasticsearchStoreBytes, treeFootprints, treeProportionalMb, treeResidentMb } from './perf-footprint.js';
+import { elasticsearchStoreBytes, treeMemory } from './perf-footprint.js';
 import type { Print } from './progress.js';
 import { restartOnSamePort, ServiceStartError, type Target } from './service.js';
 
@@ -98,11 +98,9 @@ export async function startDistributedService(print: Print): Promise<Target> {
     dataDir: null,
     pid: () => service.pid,
     footprint: async () => ({
-      rssMb: treeResidentMb(service.pid),
-      pssMb: treeProportionalMb(service.pid),
+      ...treeMemory(service.pid),
       diskBytes: await elasticsearchStoreBytes(elasticsearch, `${namespace}-memory*`),
       disk: 'Elasticsearch indices of the namespace (Kafka topics and MinIO not counted)',
-      processes: treeFootprints(service.pid),
     }),
     otherApiKey: TEST_KEYS.globex,
     restart: restartOnSamePort(service),

@@ -27,6 +27,17 @@ export interface ProcessFootprint {
   anonymousMb: number | null;
 }
 
+/**
+ * A process tree's memory (the distributed launcher and its children), read once per process: the sums of their
+ * resident and proportional sizes (their memory together, shared pages counted once), and each of them.
+ */
+export function treeMemory(pid: number | null): Pick<Footprint, 'rssMb' | 'pssMb' | 'processes'> {
+  if (pid === null) return { rssMb: null, pssMb: null, processes: [] };
+  const processes = treeFootprints(pid);
+  const sum = (read: (one: ProcessFootprint) => number | null) => processes.reduce((total, one) => total + (read(one) ?? 0), 0);
+  return { rssMb: sum((one) => one.rssMb), pssMb: sum((one) => one.pssMb), processes };
+}
+
 /** Each process of a tree (the embedded service and its file workers, the distributed launcher and its children). */
 export function treeFootprints(pid: number | null): ProcessFootprint[] {
   if (pid === null) return [];
@@ -41,10 +52,6 @@ export function treeResidentMb(pid: number | null): number | null {
   return treeSum(pid, residentMb);
 }
 
-/** Proportional set size of a process and all its descendants: their memory together, shared pages counted once. */
-export function treeProportionalMb(pid: number | null): number | null {
-  return treeSum(pid, proportionalMb);
-}
 
 function treeSum(pid: number | null, read: (pid: number) => number | null): number | null {
   if (pid === null) return null;

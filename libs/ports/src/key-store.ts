@@ -149,7 +149,7 @@ export class Keyring implements ContentKeys {
     const id = cacheKey(tenantId, endUserId, keyId);
     const entry = this.cache.get(id);
     if (!entry) return null;
-    if (this.now() - entry.at > (this.options.cacheMs ?? 5_000)) {
+    if (this.now() - entry.at > this.cacheMs) {
       this.cache.delete(id);
       return null;
     }
@@ -170,15 +170,19 @@ export class Keyring implements ContentKeys {
   /**
    * Drops the keys cached longer than cacheMs, oldest first (a key is remembered only when it is not cached, so the
    * map's order is the order of `at`). Most keys are read once, for one job's records, and never looked up again:
-   * left for a lookup to expire them they stayed until maxCached, each holding the 8 KB slab of Node's buffer pool
-   * it was cut from; a stage process grew by ~6 KB per job that way.
+   * left for a lookup to expire them they stayed until maxCached, each holding its buffer and what that buffer was
+   * cut from; a stage process's memory outside the JS heap grew by ~6 KB per job that way.
    */
   private dropExpired(): void {
-    const oldest = this.now() - (this.options.cacheMs ?? 5_000);
+    const oldest = this.now() - this.cacheMs;
     for (const [id, entry] of this.cache) {
       if (entry.at >= oldest) return;
       this.cache.delete(id);
     }
+  }
+
+  private get cacheMs(): number {
+    return this.options.cacheMs ?? 5_000;
   }
 
   private now(): number {
