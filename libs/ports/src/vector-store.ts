@@ -69,6 +69,11 @@ export interface VectorStore {
   get(scope: Scope, ids: string[]): Promise<MemoryRecord[]>;
   /** What get reads but the vectors: what a search shows and most rerankers read, for a fraction of the bytes. */
   getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]>;
+  /**
+   * The vectors of these memories, as a search sees them (Elasticsearch: once refreshed), without their records:
+   * what a reranker comparing memories reads. Ids the store does not hold are left out.
+   */
+  vectors(scope: Scope, ids: string[]): Promise<Map<string, Float32Array>>;
   /** Nearest memories of one end user by cosine similarity, best first; the scope filter applies before ranking. */
   knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]>;
   /**

@@ -51,8 +51,8 @@ describe('centroid mode', () => {
 
 describe('maximal marginal relevance', () => {
   it('skips a near-copy of a picked memory for a different one', () => {
-    const vectors = new Map([['a', v(1, 0)], ['a-copy', v(0.99, 0.01)], ['b', v(0, 1)]]);
-    const picked = maximalMarginalRelevance([{ id: 'a', score: 1 }, { id: 'a-copy', score: 0.95 }, { id: 'b', score: 0.7 }], vectors, 2, 0.7);
+    const candidates = [{ id: 'a', score: 1, vector: v(1, 0) }, { id: 'a-copy', score: 0.95, vector: v(0.99, 0.01) }, { id: 'b', score: 0.7, vector: v(0, 1) }];
+    const picked = maximalMarginalRelevance(candidates, 2, 0.7);
     expect(picked.map((p) => p.id)).to.deep.equal(['a', 'b']);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { analyseQuery } from './query-analysis.js';
 import { RECIPES, forcedRecipe, strategiesFor } from './recipes.js';
+import { RERANKERS } from './rerankers/index.js';
 
 const at = { now: Date.UTC(2024, 5, 12, 12), timeZone: 'UTC' };
 
@@ -45,6 +46,13 @@ describe('query analysis and recipes', () => {
     expect(strategiesFor(forced, analyseQuery('Caroline last week ORD-2024-1187', at))).to.deep.equal(['temporal_range']);
     expect(strategiesFor(forced, analyseQuery('a plain question', at))).to.deep.equal(['temporal_range']);
     expect(forced.semantic.timeFilter).to.equal(false);
+  });
+
+  it('lists the rerankers that read vectors before those that read records, the order they run in', () => {
+    for (const recipe of [...Object.values(RECIPES), forcedRecipe('centroid_aware')]) {
+      const kinds = recipe.rerankers.map((name) => RERANKERS[name].reads);
+      expect(kinds.indexOf('records') === -1 || kinds.lastIndexOf('vectors') < kinds.indexOf('records'), recipe.name).to.equal(true);
+    }
   });
 
   it('sets the routing of each mode', () => {

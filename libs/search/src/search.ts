@@ -1,5 +1,5 @@
 import { timedPort, timeStep } from '@memory/platform';
-import { graphIds, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
+import { graphIds, type Scope, type VectorStore } from '@memory/ports';
 import { SEARCH_MODES, type SearchConfig } from './config.js';
 import { FUSION_METHODS, type Fused } from './fusion.js';
 import { settleImpliedYear } from './implied-year.js';
@@ -7,7 +7,7 @@ import { toPayload } from './payload.js';
 import { analyseQuery, type QueryAnalysis } from './query-analysis.js';
 import { strategiesFor } from './recipes.js';
 import { resolveEventRange } from './relative-to-event.js';
-import { rerank, rerankersFor, type Candidate, type RerankContext } from './rerankers/index.js';
+import { bestFirst, rerankersFor, runChain, type Candidate, type Ranked, type RerankContext, type VectorCandidate } from './rerankers/index.js';
 import type { Routing, SearchHit, SearchResponse } from './response.js';
 import { STRATEGIES, type SearchDeps, type StrategyResult, type TextStrategyInput } from './strategies/index.js';
 
@@ -35,10 +35,13 @@ export async function searchMemories(untimed: SearchDeps, config: SearchConfig):
   for (const result of results) Object.assign(routing, result.notes);
 
   const context: RerankContext = { query: config.query, limit: config.limit, now, centroidMode: routing.centroidMode ?? null, depths: config.depths };
-  const chain = rerankersFor(config.rerankers, context);
-  const poolSize = chain.some((reranker) => reranker.readsWholePool) ? fused.length : config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra;
-  const candidates = await candidatesOf(deps.vectors, config.scope, fused.slice(0, poolSize), chain.some((reranker) => reranker.readsVectors));
-  const ranked = await timeStep('rerank', async () => rerank(candidates, chain, context));
+  const { byVector, byRecord } = rerankersFor(config.rerankers, context);
+  const kept =
+    byVector.length > 0
+      ? runChain(await withVectors(deps.vectors, config.scope, fused), byVector, context)
+      : fused.slice(0, config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra);
+  const candidates = await candidatesOf(deps.vectors, config.scope, kept);
+  const ranked = await timeStep('rerank', async () => bestFirst(runChain(candidates, byRecord, context), config.limit));
 
   const fusedById = new Map(fused.map((f) => [f.id, f]));
   const data = ranked.map((candidate): SearchHit => {
@@ -85,19 +88,21 @@ function strategyInput(deps: SearchDeps, config: SearchConfig, analysis: QueryAn
   };
 }
 
-/**
- * The fused memories with their records, in fused order; one deleted since it was indexed is left out. Vectors are
- * read only when a reranker compares memories: they are most of a record's bytes.
- */
-export async function candidatesOf(vectors: VectorStore, scope: Scope, fused: readonly Fused[], withVectors = false): Promise<Candidate[]> {
-  const ids = fused.map((f) => f.id);
-  const records: Array<StoredMemory & { vector?: Float32Array }> = withVectors ? await vectors.get(scope, ids) : await vectors.getWithoutVectors(scope, ids);
-  const memories = new Map(records.map((m) => [m.id, m]));
-  return fused.flatMap((f) => {
-    const found = memories.get(f.id);
-    if (!found) return [];
-    const { vector, ...memory } = found;
-    return [{ id: f.id, memory, ...(vector ? { vector } : {}), score: f.score, steps: {} }];
+/** The ranked memories with their records, in the order given; one deleted since it was indexed is left out. */
+export async function candidatesOf(vectors: VectorStore, scope: Scope, ranked: ReadonlyArray<Pick<Ranked, 'id' | 'score'> & Partial<Ranked>>): Promise<Candidate[]> {
+  const memories = new Map((await vectors.getWithoutVectors(scope, ranked.map((r) => r.id))).map((m) => [m.id, m]));
+  return ranked.flatMap(({ id, score, steps }) => {
+    const memory = memories.get(id);
+    return memory ? [{ id, score, steps: steps ?? {}, memory }] : [];
+  });
+}
+
+/** Every fused memory with its vector, for the vector rerankers; one deleted since it was indexed is left out. */
+async function withVectors(store: VectorStore, scope: Scope, fused: readonly Fused[]): Promise<VectorCandidate[]> {
+  const vectors = await store.vectors(scope, fused.map((f) => f.id));
+  return fused.flatMap(({ id, score }) => {
+    const vector = vectors.get(id);
+    return vector ? [{ id, score, vector, steps: {} }] : [];
   });
 }
 

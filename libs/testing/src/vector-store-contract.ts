@@ -66,6 +66,20 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
         expect(await store.getWithoutVectors(freshScope(), ['m1'])).to.deep.equal([]);
       });
 
+      it('reads the vectors alone, exactly as written: unknown ids and other owners left out', async () => {
+        const first = unitVector(dims, { 0: 0.6, 1: 0.8 });
+        const second = unitVector(dims, { 0: -0.28, 2: 0.96 });
+        await store.upsert([memory(scope, 'm1', { vector: first }), memory(scope, 'm2', { vector: second })]);
+        await store.upsert([memory({ ...scope, endUserId: 'someone-else' }, 'm3')]);
+        const vectors = await store.vectors(scope, ['m2', 'missing', 'm1', 'm3']);
+        expect([...vectors.keys()].sort()).to.deep.equal(['m1', 'm2']);
+        expect(vectors.get('m1')).to.be.instanceOf(Float32Array);
+        expect(Array.from(vectors.get('m1')!)).to.deep.equal(Array.from(first));
+        expect(Array.from(vectors.get('m2')!)).to.deep.equal(Array.from(second));
+        expect((await store.vectors(freshScope(), ['m1'])).size).to.equal(0);
+        expect((await store.vectors(scope, [])).size).to.equal(0);
+      });
+
       it('keeps one memory per id: writing the same id twice replaces it', async () => {
         await store.upsert([memory(scope, 'm1', { content: 'first' })]);
         await store.upsert([memory(scope, 'm1', { content: 'second' })]);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { memoryRecord, plainRecord, unitVector } from '@memory/testing';
-import { eventRanges, fromMemoryDocument, toMemoryDocument } from './memory-document.js';
+import { eventRanges, fromMemoryDocument, toMemoryDocument, vectorBytes, vectorFromBytes } from './memory-document.js';
 import { documentId } from './names.js';
 
 const mention = (start: number, end: number) => ({ text: 't', index: 0, start, end, iso: '', relative: false });
@@ -31,6 +31,12 @@ describe('memory documents', () => {
     const document = toMemoryDocument(record);
     expect(document.lexicalTerms).to.equal('paint fenc ticket tkt 5521 garden');
     expect(document.identifiers).to.deep.equal(['mem-1', 'job-9', 'tkt-5521']);
+  });
+
+  it('keeps the vector\'s float32 values bit for bit in vectorBytes', () => {
+    const vector = Float32Array.from([0.1, -0.7, 3.4028234663852886e38, -0, 1e-45]);
+    expect(Array.from(vectorFromBytes(vectorBytes(vector)))).to.deep.equal(Array.from(vector));
+    expect(vectorBytes(Float32Array.from([1]))).to.equal('AACAPw==');
   });
 
   it('turns an instant (end <= start) into the point [start, start]', () => {

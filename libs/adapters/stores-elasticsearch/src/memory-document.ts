@@ -14,13 +14,15 @@ export interface DerivedFields {
   identifiers: string[];
   /** metadataTexts: each metadata value as the list filter compares it. */
   metadataText: Record<string, string>;
+  /** The vector's float32 bytes (little-endian), base64: a doc value a search reads without parsing _source. */
+  vectorBytes: string;
 }
 
 /** A memory as stored: every MemoryRecord field under its own name, the vector as numbers, plus derived fields. */
 export type MemoryDocument = Omit<MemoryRecord, 'vector'> & { vector: number[] } & DerivedFields;
 
 /** Fields the adapter derives on write and drops on read. */
-export const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers', 'metadataText'];
+export const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers', 'metadataText', 'vectorBytes'];
 
 /**
  * One range per time mention. An instant (end <= start) becomes the point [start, start]: a range with lt <= gte
@@ -38,7 +40,29 @@ export function lexicalFields(record: Parameters<typeof memoryTerms>[0]): Pick<D
 export function toMemoryDocument(record: MemoryRecord): MemoryDocument {
   const { vector, ...fields } = record;
   // Float32 values widen to doubles exactly and JSON prints them so that they parse back to the same float32.
-  return { ...fields, vector: Array.from(vector), eventRanges: eventRanges(record.eventTimes), ...lexicalFields(record), metadataText: metadataTexts(record.metadata) };
+  return {
+    ...fields,
+    vector: Array.from(vector),
+    eventRanges: eventRanges(record.eventTimes),
+    ...lexicalFields(record),
+    metadataText: metadataTexts(record.metadata),
+    vectorBytes: vectorBytes(vector),
+  };
+}
+
+/** A vector as the vectorBytes field holds it. */
+export function vectorBytes(vector: Float32Array): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((value, i) => bytes.writeFloatLE(value, i * 4));
+  return bytes.toString('base64');
+}
+
+/** The vector a vectorBytes value holds. */
+export function vectorFromBytes(base64: string): Float32Array {
+  const bytes = Buffer.from(base64, 'base64');
+  const vector = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatLE(i * 4);
+  return vector;
 }
 
 export function fromMemoryDocument(source: MemoryDocument): MemoryRecord {

@@ -4,7 +4,7 @@ import { Bm25Index, lexicalTerms, memoryTerms } from '@memory/lexical';
 import type { MemoryRecord } from '@memory/ports';
 import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryRecord, plainRecord, uniqueName } from '@memory/testing';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
-import { toMemoryDocument } from './memory-document.js';
+import { toMemoryDocument, vectorFromBytes } from './memory-document.js';
 import { documentId } from './names.js';
 import { memoryMapping, SCHEMA_VERSION } from './templates.js';
 
@@ -30,14 +30,23 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
     delete mapping.properties!['lexicalTerms'];
     delete mapping.properties!['identifiers'];
     delete mapping.properties!['metadataText'];
+    delete mapping.properties!['vectorBytes'];
+    delete mapping._source;
     mapping._meta = { schemaVersion: 1, dims: DIMS };
     await raw.indices.create({ index, mappings: mapping, settings: { number_of_replicas: 0 } });
     const operations = records.flatMap((record) => {
-      const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, ...version1 } = toMemoryDocument(record);
+      const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, vectorBytes: _bytes, ...version1 } = toMemoryDocument(record);
       return [{ index: { _index: index, _id: documentId(scope.tenantId, scope.endUserId, record.id) } }, version1];
     });
     await raw.bulk({ operations, refresh: true });
   });
+
+  /** The vectorBytes doc values of these memories, read raw, in the order asked (null where there is none). */
+  const filledVectors = async (ids: string[]) => {
+    const response = await raw.search({ index, query: { terms: { id: ids } }, size: ids.length, _source: false, docvalue_fields: ['id', 'vectorBytes'] });
+    const byId = new Map(response.hits.hits.map((hit) => [String(hit.fields!['id']![0]), hit.fields?.['vectorBytes']?.[0] as string | undefined]));
+    return ids.map((id) => (byId.get(id) ? Array.from(vectorFromBytes(byId.get(id)!)) : null));
+  };
 
   after(async function () {
     this.timeout(30_000);
@@ -54,6 +63,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       expect(mappings.properties!['lexicalTerms']).to.deep.include({ type: 'text', analyzer: 'whitespace' });
       expect(mappings.properties!['identifiers']).to.deep.equal({ type: 'keyword' });
       expect(mappings.properties!['metadataText']).to.deep.equal({ type: 'flattened' });
+      expect(mappings.properties!['vectorBytes']).to.deep.equal({ type: 'binary', doc_values: true });
       expect(mappings._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION, dims: DIMS });
 
       expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('painting'), k: 5 })).map((h) => h.id).sort()).to.deep.equal(['m1', 'm2']);
@@ -61,6 +71,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       expect(await stores.vectors.findByIdentifiers(scope, ['job-m3'], 5)).to.deep.equal(['m3']);
       const read = await stores.vectors.get(scope, ['m1']);
       expect(read.map(plainRecord)).to.deep.equal([plainRecord(records[0]!)]);
+      expect(await filledVectors(records.map((r) => r.id))).to.deep.equal(records.map((r) => Array.from(r.vector)));
     } finally {
       await stores.close();
     }
@@ -93,12 +104,13 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
   it('fills, at the next open, a document a writer of the old version added after the migration', async function () {
     this.timeout(30_000);
     const late = memoryRecord(scope, 'late', DIMS, text('Rowing regatta tickets RG-8812'));
-    const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, ...version1 } = toMemoryDocument(late);
+    const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, vectorBytes: _bytes, ...version1 } = toMemoryDocument(late);
     await raw.index({ index, id: documentId(scope.tenantId, scope.endUserId, 'late'), document: version1, refresh: true });
     const stores = await openElasticsearchStores(options);
     try {
       expect(await stores.vectors.findByIdentifiers(scope, ['rg-8812'], 5)).to.deep.equal(['late']);
       expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('regatta'), k: 5 })).map((h) => h.id)).to.deep.equal(['late']);
+      expect(await filledVectors(['late'])).to.deep.equal([Array.from(late.vector)]);
     } finally {
       await stores.vectors.delete(scope, ['late']);
       await stores.close();

@@ -1,7 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { LexicalSource } from '@memory/lexical';
 import { call, failureError } from './errors.js';
-import { lexicalFields } from './memory-document.js';
+import { lexicalFields, vectorBytes } from './memory-document.js';
 import { SCHEMA_VERSION } from './templates.js';
 
 const BACKFILL_PAGE = 500;
@@ -46,20 +46,22 @@ export async function migrateIndex(
 }
 
 /**
- * Writes lexicalTerms and identifiers into the memory documents written before those fields existed, computed from
- * the document itself as a new write would. Each update is conditional on the version read: when it loses to a
- * concurrent upsert, that upsert wrote the fields itself (a writer still on the old version did not, and the next
- * round sees its document again). Every memory has identifiers (its own id at least), so "no identifiers" is
- * exactly "not yet filled".
+ * Writes the derived fields later schema versions added (lexicalTerms and identifiers, vectorBytes) into the memory
+ * documents written before them, computed from the document itself as a new write would. Each update is
+ * conditional on the version read: when it loses to a concurrent upsert, that upsert wrote the fields itself (a
+ * writer still on an old version did not, and the next round sees its document again). Every memory has identifiers
+ * (its own id at least) and a vector, so lacking either field is exactly "not yet filled". An update carries every
+ * derived field, so vectorBytes, which _source does not keep, is never lost when Elasticsearch rebuilds the document.
  */
-export async function fillLexicalFields(client: Client, index: string): Promise<void> {
+export async function fillDerivedFields(client: Client, index: string): Promise<void> {
+  const unfilled = (field: string) => ({ bool: { must_not: [{ exists: { field } }] } });
   for (;;) {
-    const response = await call('VECTORS', `read memories without lexical fields in ${index}`, () =>
-      client.search<LexicalSource>({
+    const response = await call('VECTORS', `read memories without derived fields in ${index}`, () =>
+      client.search<LexicalSource & { vector: number[] }>({
         index,
-        query: { bool: { must_not: [{ exists: { field: 'identifiers' } }] } },
+        query: { bool: { should: [unfilled('identifiers'), unfilled('vectorBytes')], minimum_should_match: 1 } },
         size: BACKFILL_PAGE,
-        _source: ['id', 'jobId', 'content', 'originalContent', 'userContext', 'document'],
+        _source: ['id', 'jobId', 'content', 'originalContent', 'userContext', 'document', 'vector'],
         seq_no_primary_term: true,
         track_total_hits: false,
       }),
@@ -68,13 +70,13 @@ export async function fillLexicalFields(client: Client, index: string): Promise<
     if (hits.length === 0) return;
     const operations = hits.flatMap((hit) => [
       { update: { _index: index, _id: hit._id!, if_seq_no: hit._seq_no!, if_primary_term: hit._primary_term! } },
-      { doc: lexicalFields(hit._source!) },
+      { doc: { ...lexicalFields(hit._source!), vectorBytes: vectorBytes(Float32Array.from(hit._source!.vector)) } },
     ]);
     // Refreshed, so that the next round's search no longer sees the documents just filled.
-    const result = await call('VECTORS', `fill lexical fields of ${hits.length} memories in ${index}`, () => client.bulk({ operations, refresh: true }));
+    const result = await call('VECTORS', `fill derived fields of ${hits.length} memories in ${index}`, () => client.bulk({ operations, refresh: true }));
     for (const item of result.items.map((entry) => Object.values(entry)[0] as estypes.BulkResponseItem)) {
       if (!item.error || item.status === 409) continue;
-      throw failureError('VECTORS', `fill lexical fields of memory document ${item._id} in ${index}`, {
+      throw failureError('VECTORS', `fill derived fields of memory document ${item._id} in ${index}`, {
         status: item.status,
         type: item.error.type,
         reason: item.error.reason ?? undefined,

@@ -14,6 +14,7 @@ type Query = estypes.QueryDslQueryContainer;
 const NO_STORED_FIELDS = { _source: false, stored_fields: '_none_' } satisfies Partial<estypes.SearchRequest>;
 export const ID_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id'] } satisfies Partial<estypes.SearchRequest>;
 export const TIMED_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', { field: 'createdAt', format: 'epoch_millis' }] } satisfies Partial<estypes.SearchRequest>;
+const VECTOR_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', 'vectorBytes'] } satisfies Partial<estypes.SearchRequest>;
 
 /** The id of a hit of a request made with ID_FIELDS or TIMED_FIELDS. */
 export function hitId(hit: estypes.SearchHit<unknown>): string {
@@ -157,11 +158,26 @@ export function matchingRequest(index: string, scope: Scope, ids: string[], filt
 
 /** The creation times of some memories of one end user, without their vectors. */
 export function creationTimesRequest(index: string, scope: Scope, ids: string[]): estypes.SearchRequest {
+  return byIdsRequest(index, scope, ids, TIMED_FIELDS);
+}
+
+/** The vectors of these memories from the vectorBytes doc values: no document is fetched (see NO_STORED_FIELDS). */
+export function vectorsRequest(index: string, scope: Scope, ids: string[]): estypes.SearchRequest {
+  return byIdsRequest(index, scope, ids, VECTOR_FIELDS);
+}
+
+/** The vector of a hit of a request made with VECTOR_FIELDS; null for a document written before vectorBytes. */
+export function hitVectorBytes(hit: estypes.SearchHit<unknown>): string | null {
+  const value = (hit.fields?.['vectorBytes'] as unknown[] | undefined)?.[0];
+  return typeof value === 'string' ? value : null;
+}
+
+function byIdsRequest(index: string, scope: Scope, ids: string[], fields: typeof TIMED_FIELDS | typeof VECTOR_FIELDS): estypes.SearchRequest {
   return {
     index,
     query: { bool: { filter: [...scopeFilter(scope), { terms: { id: ids } }] } },
     size: Math.min(ids.length, MAX_CANDIDATES),
-    ...TIMED_FIELDS,
+    ...fields,
     track_total_hits: false,
   };
 }

@@ -1,7 +1,7 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { call, engineError } from './errors.js';
-import { fillLexicalFields, migrateIndex } from './migrate.js';
+import { fillDerivedFields, migrateIndex } from './migrate.js';
 import { indexNames } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 import { indexTemplates } from './templates.js';
@@ -24,7 +24,7 @@ export async function ensureIndices(client: Client, settings: ElasticsearchStore
       await call('VECTORS', `put index template ${template.name}`, () => client.indices.putIndexTemplate(template.request));
       const current = existing[template.name]?.mappings;
       if (current) {
-        const fill = template.name === memories ? () => fillLexicalFields(client, memories) : undefined;
+        const fill = template.name === memories ? () => fillDerivedFields(client, memories) : undefined;
         await migrateIndex(client, template.name, current, template.request.template!.mappings!, fill);
         return;
       }

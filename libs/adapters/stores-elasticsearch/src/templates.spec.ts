@@ -39,8 +39,14 @@ describe('index templates', () => {
   });
 
   it('maps the end user of a webhook delivery, so an erasure finds theirs (schema 4)', () => {
-    expect(SCHEMA_VERSION).to.equal(4);
     expect(webhookDeliveryMapping().properties!['endUserId']).to.deep.equal({ type: 'keyword' });
+  });
+
+  it('keeps each memory\'s vector as a binary doc value too, out of _source (schema 5)', () => {
+    expect(SCHEMA_VERSION).to.equal(5);
+    const mapping = memoryMapping(settings());
+    expect(mapping.properties!['vectorBytes']).to.deep.equal({ type: 'binary', doc_values: true });
+    expect(mapping._source).to.deep.equal({ excludes: ['vectorBytes'] });
   });
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {

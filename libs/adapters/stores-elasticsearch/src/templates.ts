@@ -6,9 +6,9 @@ import type { ElasticsearchStoresSettings } from './options.js';
  * Bumped whenever a mapping below changes; stored as the template's version and in the index _meta. An index of an
  * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers. 3: metadataText
  * (no document before it has metadata, so there is nothing to fill). 4: endUserId of webhook deliveries (those from
- * before carry none; the delivery log's retention removes them).
+ * before carry none; the delivery log's retention removes them). 5: vectorBytes (filled from each memory's vector).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -29,6 +29,7 @@ export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims'
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION, dims: settings.dims },
+    _source: { excludes: ['vectorBytes'] },
     properties: {
       id: keyword,
       tenantId: keyword,
@@ -76,6 +77,10 @@ export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims'
         // cost of quantised scores.
         index_options: { type: 'hnsw', m: settings.hnsw.m, ef_construction: settings.hnsw.efConstruction },
       },
+      // The vector again, as a doc value: the candidates' vectors a reranker compares are read from the column
+      // store, where reading `vector` from _source means fetching and parsing each document (README, "The fetch
+      // phase"). Not kept in _source: it would only add to every document read.
+      vectorBytes: { type: 'binary', doc_values: true },
     },
   };
 }

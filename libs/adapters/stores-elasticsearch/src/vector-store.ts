@@ -7,10 +7,10 @@ import { DelayedExpunge } from './delayed-expunge.js';
 import { SharedRefresh } from './shared-refresh.js';
 import { call, readableDocs } from './errors.js';
 import { searchInTimeRange } from './in-time-range.js';
-import { fromListedDocument, fromMemoryDocument, toMemoryDocument, type MemoryDocument } from './memory-document.js';
+import { fromListedDocument, fromMemoryDocument, toMemoryDocument, vectorFromBytes, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
 import { MAX_CANDIDATES, type ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest } from './queries.js';
+import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, hitVectorBytes, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest, vectorsRequest } from './queries.js';
 import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
 import { checkIdentifiers, checkIds, checkLimit, checkNearQuery, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
@@ -61,6 +61,24 @@ export class ElasticsearchVectorStore implements VectorStore {
 
   async getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]> {
     return (await this.read(scope, ids, false)).map(fromListedDocument);
+  }
+
+  async vectors(scope: Scope, ids: string[]): Promise<Map<string, Float32Array>> {
+    this.checkOpen();
+    checkScope(scope);
+    const unique = checkIds(ids);
+    if (unique.length === 0) return new Map();
+    const response = await call('VECTORS', `read ${unique.length} vectors from ${this.index}`, () => this.client.search(vectorsRequest(this.index, scope, unique)));
+    const vectors = new Map<string, Float32Array>();
+    const unfilled: string[] = [];
+    for (const hit of response.hits.hits) {
+      const bytes = hitVectorBytes(hit);
+      if (bytes === null) unfilled.push(hitId(hit));
+      else vectors.set(hitId(hit), vectorFromBytes(bytes));
+    }
+    // Written by a process of an older version since the stores last opened (the next open fills them).
+    if (unfilled.length > 0) for (const memory of await this.get(scope, unfilled)) vectors.set(memory.id, memory.vector);
+    return vectors;
   }
 
   async knn(scope: Scope, query: VectorQuery): Promise<ScoredId[]> {
@@ -168,7 +186,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     const [checked] = checkIds([id]);
     if (checked === undefined) return null;
     const response = await call('VECTORS', `read the history of a memory from ${this.index}`, () =>
-      this.client.get<Omit<MemoryDocument, 'vector'>>({ index: this.index, id: memoryDocumentId(scope, checked), _source_excludes: ['vector'] }, { ignore: [404] }),
+      this.client.get<Omit<MemoryDocument, 'vector'>>({ index: this.index, id: memoryDocumentId(scope, checked), _source_excludes: ['vector', 'vectorBytes'] }, { ignore: [404] }),
     );
     const source = response.found ? response._source : undefined;
     if (!source || source.tenantId !== scope.tenantId || source.endUserId !== scope.endUserId) return null;
@@ -236,7 +254,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     if (unique.length === 0) return [];
     const what = `read ${unique.length} memories from ${this.index}`;
     const response = await call('VECTORS', what, () =>
-      this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)), ...(withVectors ? {} : { _source_excludes: ['vector'] }) }),
+      this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)), _source_excludes: withVectors ? ['vectorBytes'] : ['vector', 'vectorBytes'] }),
     );
     const found: MemoryDocument[] = [];
     for (const doc of readableDocs('VECTORS', what, response.docs)) {

@@ -84,6 +84,14 @@ export class EmbeddedVectorStore implements VectorStore {
     return this.read(scope, ids, (key, metadata) => (this.storage.vectors.doesExist(key) ? metadata : null));
   }
 
+  async vectors(scope: Scope, ids: string[]): Promise<Map<string, Float32Array>> {
+    const read = await this.read(scope, ids, (key, metadata) => {
+      const entry = this.storage.vectors.get(key);
+      return entry ? ([metadata.id, Float32Array.from(decodeVectorEntry(entry).vector)] as const) : null;
+    });
+    return new Map(read);
+  }
+
   /** The memories of these ids in the scope, each made by `complete` from its key and stored fields (null: skip it). */
   private async read<T>(scope: Scope, ids: string[], complete: (key: ScopedKey, metadata: StoredMemory) => T | null): Promise<T[]> {
     this.checkOpen();

@@ -2,7 +2,7 @@ import { scoreSentiment } from '@memory/enrichment';
 import { dynamicScore, clamp01 } from './dynamic-scoring.js';
 import { maximalMarginalRelevance, mmrScores } from './mmr.js';
 import type { RerankerName } from './names.js';
-import { rescored, type Candidate, type RerankContext, type Reranker } from './reranker.js';
+import { rescored, type Candidate, type Ranked, type RecordReranker, type RerankContext, type Reranker, type VectorReranker } from './reranker.js';
 import { speakerFactor, speakerOf, speakersNamed } from './speaker.js';
 
 /** How much a memory whose sentiment matches the query's is lifted. */
@@ -10,22 +10,21 @@ const SENTIMENT_MATCH_BOOST = 0.1;
 /** How much META trades relevance for variety (λ of MMR). */
 const META_LAMBDA = 0.75;
 
-const mmr: Reranker = {
+const mmr: VectorReranker = {
   name: 'mmr',
+  reads: 'vectors',
   // A broad question (META) gets the breadth of the user's memories instead of ten paraphrases of one.
   applies: (context) => context.centroidMode === 'META',
-  readsWholePool: true,
-  readsVectors: true,
   rerank(candidates, { limit }) {
-    const vectors = new Map(candidates.flatMap((c) => (c.vector ? [[c.id, c.vector] as const] : [])));
-    const picked = maximalMarginalRelevance(candidates, vectors, Math.max(limit * 4, 20), META_LAMBDA);
+    const picked = maximalMarginalRelevance(candidates, Math.max(limit * 4, 20), META_LAMBDA);
     const scores = mmrScores(picked);
     return picked.map((candidate, index) => rescored(candidate, 'mmr', scores[index]!, { pick: index + 1, relevance: candidate.score }));
   },
 };
 
-const speaker: Reranker = {
+const speaker: RecordReranker = {
   name: 'speaker',
+  reads: 'records',
   rerank(candidates, { query }) {
     const speakers = new Map(candidates.map((c) => [c.id, speakerOf(c.memory.originalContent)]));
     const named = speakersNamed(query, speakers.values());
@@ -37,8 +36,9 @@ const speaker: Reranker = {
   },
 };
 
-const sentiment: Reranker = {
+const sentiment: RecordReranker = {
   name: 'sentiment',
+  reads: 'records',
   rerank(candidates, { query }) {
     const label = scoreSentiment(query, new Set()).label;
     if (label === 'neutral') return candidates;
@@ -46,8 +46,9 @@ const sentiment: Reranker = {
   },
 };
 
-const dynamicScoring: Reranker = {
+const dynamicScoring: RecordReranker = {
   name: 'dynamic_scoring',
+  reads: 'records',
   rerank(candidates, { now }) {
     return candidates.map((c) => {
       const { recency, authority, finalScore } = dynamicScore(c.score, c.memory, now);
@@ -58,14 +59,15 @@ const dynamicScoring: Reranker = {
 
 export const RERANKERS: Readonly<Record<RerankerName, Reranker>> = { mmr, speaker, sentiment, dynamic_scoring: dynamicScoring };
 
-/** The rerankers of a recipe that take part in this search, in order. */
-export function rerankersFor(names: readonly RerankerName[], context: RerankContext): Reranker[] {
-  return names.map((name) => RERANKERS[name]).filter((reranker) => reranker.applies?.(context) ?? true);
+/** The rerankers of a recipe that take part in this search, in order, vector rerankers apart. */
+export function rerankersFor(names: readonly RerankerName[], context: RerankContext): { byVector: VectorReranker[]; byRecord: RecordReranker[] } {
+  const chain = names.map((name) => RERANKERS[name]).filter((reranker) => reranker.applies?.(context) ?? true);
+  return { byVector: chain.filter((r): r is VectorReranker => r.reads === 'vectors'), byRecord: chain.filter((r): r is RecordReranker => r.reads === 'records') };
 }
 
-/** Runs the chain, then keeps the best (see bestFirst). */
-export function rerank(candidates: Candidate[], chain: readonly Reranker[], context: RerankContext): Candidate[] {
-  return bestFirst(chain.reduce((current, reranker) => reranker.rerank(current, context), candidates), context.limit);
+/** Runs a chain of rerankers of one kind, each on the previous one's output. */
+export function runChain<T extends Ranked>(candidates: T[], chain: ReadonlyArray<{ rerank(candidates: T[], context: RerankContext): T[] }>, context: RerankContext): T[] {
+  return chain.reduce((current, reranker) => reranker.rerank(current, context), candidates);
 }
 
 /** The first `limit` candidates by score; ties go to the newer memory, then to the smaller id. */
@@ -73,5 +75,5 @@ export function bestFirst(candidates: readonly Candidate[], limit: number): Cand
   return [...candidates].sort((a, b) => b.score - a.score || b.memory.createdAt - a.memory.createdAt || a.id.localeCompare(b.id)).slice(0, limit);
 }
 
-export type { Candidate, RerankContext, Reranker } from './reranker.js';
+export type { Candidate, Ranked, RecordReranker, RerankContext, Reranker, VectorCandidate, VectorReranker } from './reranker.js';
 export { RERANKER_NAMES, type RerankerName } from './names.js';

@@ -1,13 +1,11 @@
-import type { StoredMemory } from '@memory/ports';
 import { expect } from 'chai';
-import { RERANKERS, rerank, type Candidate, type RerankContext } from './index.js';
+import { rerankersFor, runChain, type RerankContext, type VectorCandidate } from './index.js';
 import { mmrScores } from './mmr.js';
 
 const at = 1_700_000_000_000;
 
-function candidate(id: string, score: number, vector: number[]): Candidate {
-  const memory = { id, kind: 'text', originalContent: id, createdAt: at } as StoredMemory;
-  return { id, memory, vector: Float32Array.from(vector), score, steps: {} };
+function candidate(id: string, score: number, vector: number[]): VectorCandidate {
+  return { id, vector: Float32Array.from(vector), score, steps: {} };
 }
 
 const context = (centroidMode: RerankContext['centroidMode']): RerankContext => ({
@@ -26,14 +24,14 @@ describe('maximal marginal relevance as a reranker', () => {
 
   it('puts a different memory ahead of a near-copy of the best one in the final order (META)', () => {
     const candidates = [candidate('painting', 0.9, [1, 0, 0]), candidate('painting again', 0.85, [0.99, 0.14, 0]), candidate('camping', 0.8, [0, 0, 1])];
-    const ranked = rerank(candidates, [RERANKERS.mmr], context('META'));
+    const ranked = runChain(candidates, rerankersFor(['mmr'], context('META')).byVector, context('META')).sort((a, b) => b.score - a.score);
     expect(ranked.map((c) => c.id)).to.deep.equal(['painting', 'camping', 'painting again']);
     expect(ranked.map((c) => c.score)).to.deep.equal([0.9, 0.85, 0.8]);
     expect(ranked[1]!.steps.mmr).to.deep.equal({ pick: 2, relevance: 0.8, score: 0.85 });
   });
 
   it('takes no part in a SPECIFIC search', () => {
-    expect(RERANKERS.mmr.applies?.(context('SPECIFIC'))).to.equal(false);
-    expect(RERANKERS.mmr.applies?.(context('META'))).to.equal(true);
+    expect(rerankersFor(['mmr'], context('SPECIFIC')).byVector).to.deep.equal([]);
+    expect(rerankersFor(['mmr'], context('META')).byVector.map((r) => r.name)).to.deep.equal(['mmr']);
   });
 });

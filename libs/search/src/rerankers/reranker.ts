@@ -3,16 +3,23 @@ import type { CentroidMode } from '../centroid-mode.js';
 import type { CandidateDepths } from '../recipes.js';
 import type { RerankerName } from './names.js';
 
-/** A fused memory on its way through the rerankers, with the record they read. */
-export interface Candidate {
+/** A fused memory on its way through the rerankers. */
+export interface Ranked {
   id: string;
-  memory: StoredMemory;
-  /** Its vector, read only when a reranker of the chain compares memories (Reranker.readsVectors). */
-  vector?: Float32Array;
   /** 0..1: the fused score, then each reranker's. */
   score: number;
   /** What each reranker that took part did (its factors and the score after it), in the order they ran. */
   steps: Partial<Record<RerankerName, Record<string, unknown>>>;
+}
+
+/** With the record most rerankers read. */
+export interface Candidate extends Ranked {
+  memory: StoredMemory;
+}
+
+/** With only its vector: what a reranker comparing memories reads (a vector is most of a record's bytes). */
+export interface VectorCandidate extends Ranked {
+  vector: Float32Array;
 }
 
 export interface RerankContext {
@@ -28,19 +35,31 @@ export interface RerankContext {
 /**
  * A named, pure step after fusion: takes the candidates and returns them rescored (or a subset of them). The final
  * order is by score once every reranker has run, so a reranker that only rescores need not sort.
+ *
+ * A record reranker reads the candidates' records: the best limit × perLimit + extra fused ones (see
+ * CandidateDepths.rerank), or those a vector reranker kept. A vector reranker reads only their vectors, of every
+ * fused candidate, and runs before any record reranker (a recipe lists it first), so records are read only for
+ * what it keeps.
  */
-export interface Reranker {
+export type Reranker = RecordReranker | VectorReranker;
+
+interface RerankerBase {
   name: RerankerName;
   /** Whether it takes part in this search (default: always). */
   applies?(context: RerankContext): boolean;
-  /** Reads every fused candidate rather than the best limit × perLimit + extra (see CandidateDepths.rerank). */
-  readsWholePool?: boolean;
-  /** Compares the candidates' vectors, so they are read with the records (they are most of a record's bytes). */
-  readsVectors?: boolean;
+}
+
+export interface RecordReranker extends RerankerBase {
+  reads: 'records';
   rerank(candidates: Candidate[], context: RerankContext): Candidate[];
 }
 
+export interface VectorReranker extends RerankerBase {
+  reads: 'vectors';
+  rerank(candidates: VectorCandidate[], context: RerankContext): VectorCandidate[];
+}
+
 /** The candidate with a new score and what the reranker records about it. */
-export function rescored(candidate: Candidate, reranker: RerankerName, score: number, factors: Record<string, unknown> = {}): Candidate {
+export function rescored<T extends Ranked>(candidate: T, reranker: RerankerName, score: number, factors: Record<string, unknown> = {}): T {
   return { ...candidate, score, steps: { ...candidate.steps, [reranker]: { ...factors, score } } };
 }
