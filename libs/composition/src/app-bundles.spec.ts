@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { WORKER_SCRIPTS } from '@memory/platform';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { appOfScript, buildAppBundles, staleInput, type Manifest } from './app-bundles.js';
 
@@ -61,14 +60,6 @@ describe('compiled apps', function () {
     expect(staleInput(repoRoot, { ...manifest, recipe: -1 })).to.equal('the build options changed');
     const { ['libs/http-api/package.json']: _omitted, ...withoutPackage } = manifest.inputs;
     expect(staleInput(repoRoot, { ...manifest, inputs: withoutPackage })).to.equal('libs/http-api/package.json is new');
-  });
-
-  it('compiles the worker scripts beside the apps and points the apps at them, so no worker needs tsx', () => {
-    const build = join(root, manifest.build);
-    for (const name of Object.keys(WORKER_SCRIPTS)) expect(existsSync(join(build, `${name}.mjs`)), name).to.equal(true);
-    const compiled = [build, join(build, 'chunks')].flatMap((dir) => readdirSync(dir).filter((file) => file.endsWith('.mjs')).map((file) => readFileSync(join(dir, file), 'utf8')));
-    expect(compiled.some((text) => text.includes(JSON.stringify(pathToFileURL(build).href)))).to.equal(true);
-    expect(compiled.some((text) => text.includes('MEMORY_COMPILED_SCRIPTS'))).to.equal(false);
   });
 
   it('runs with plain Node: a stage worker refuses an unknown stage with the list of stages', async () => {
