@@ -3,14 +3,13 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wr
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WORKER_SCRIPTS } from '@memory/platform';
 
 /** The apps that run as compiled bundles: the processes of the distributed mode, and memoryd. */
 export const BUNDLED_APPS = ['edge', 'search', 'stage-worker', 'memoryd'] as const;
 export type BundledApp = (typeof BUNDLED_APPS)[number];
 
 /** Raise when the build options below change, so bundles built with the old ones are rebuilt. */
-const RECIPE = 2;
+const RECIPE = 1;
 /** Builds kept beside the current one: a process started from an older build may still import a chunk of it later. */
 const KEPT_BUILDS = 3;
 const WORKSPACE_DIRS = ['apps', 'libs', 'libs/pipeline', 'libs/adapters'];
@@ -71,12 +70,7 @@ export async function buildAppBundles(repoRoot: string, root = join(repoRoot, 'd
   // esbuild runs as a child process that outlives the build unless stopped: ~35 MB the launcher would hold for good.
   const result = await build({
     absWorkingDir: repoRoot,
-    entryPoints: {
-      ...Object.fromEntries(BUNDLED_APPS.map((app) => [app, join(repoRoot, 'apps', app, 'src', 'main.ts')])),
-      ...Object.fromEntries(Object.entries(WORKER_SCRIPTS).map(([name, source]) => [name, join(repoRoot, source)])),
-    },
-    // The compiled apps start these compiled scripts as their workers (see workerScript).
-    define: { MEMORY_COMPILED_SCRIPTS: JSON.stringify(pathToFileURL(outdir).href) },
+    entryPoints: Object.fromEntries(BUNDLED_APPS.map((app) => [app, join(repoRoot, 'apps', app, 'src', 'main.ts')])),
     outdir,
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',

@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { documentTooComplex } from '@memory/document-text';
 import { imageTooComplex, type ImageFeatures, type OcrResult } from '@memory/image-analysis';
-import { ConfigError, fromErrorRecord, MemoryServiceError, workerScript, type LimitPassed, type Logger } from '@memory/platform';
+import { ConfigError, fromErrorRecord, MemoryServiceError, type LimitPassed, type Logger } from '@memory/platform';
 import type { TaskMessage, WorkerMessage } from './protocol.js';
 import type { DocumentPages, FileTaskKind, FileTasks, ImageReading } from './tasks.js';
 import { processUsage } from './usage.js';
@@ -159,9 +160,9 @@ export function createFilePool(options: FilePoolOptions): FilePool {
   };
 
   const spawn = () => {
-    const script = workerScript('file-worker', new URL('./worker.ts', import.meta.url));
-    const child = fork(fileURLToPath(script.url), [], {
-      execArgv: [...script.execArgv, `--max-old-space-size=${options.memoryLimitMb}`],
+    const entry = fileURLToPath(new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+    const child = fork(entry, [], {
+      execArgv: [...(entry.endsWith('.ts') ? ['--conditions=source', '--import', 'tsx'] : []), `--max-old-space-size=${options.memoryLimitMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       // libvips would start a thread per core for each image; one worker is meant to take one core.

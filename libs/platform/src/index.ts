@@ -10,4 +10,3 @@ export { seededRandom } from './seeded-random.js';
 export * from './resident-memory.js';
 export * from './request-context.js';
 export * from './step-timings.js';
-export * from './worker-script.js';

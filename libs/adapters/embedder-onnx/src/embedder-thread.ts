@@ -1,5 +1,7 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MemoryServiceError, workerScript } from '@memory/platform';
+import { MemoryServiceError } from '@memory/platform';
 import type { Embedder, EmbeddingModel } from '@memory/ports';
 import { DEFAULT_ONNX_MODEL } from './model-catalog.js';
 import { resolveOnnxEmbedderOptions, type OnnxEmbedderOptions } from './options.js';
@@ -135,12 +137,11 @@ export async function createOnnxEmbedderThread(options: OnnxEmbedderOptions = {}
   return EmbedderThread.start(options);
 }
 
-/** A compiled app's worker runs its compiled script; from source, a bootstrap registers tsx in the thread first. */
+/** The worker runs the same module format as this file: from source (.ts, through tsx) or built (.js). */
 function startWorker(options: OnnxEmbedderOptions): Promise<{ worker: Worker; model: EmbeddingModel }> {
-  const script = workerScript('embedder-thread', new URL('./thread-worker.ts', import.meta.url));
-  const start: ThreadStart = { options, entry: script.url.href };
-  const name = `embedder ${options.model ?? DEFAULT_ONNX_MODEL}`;
-  const worker = new Worker(script.compiled ? script.url : new URL('./thread-bootstrap.mjs', import.meta.url), { workerData: start, name });
+  const here = import.meta.url;
+  const start: ThreadStart = { options, entry: new URL(`./thread-worker${extname(fileURLToPath(here))}`, here).href };
+  const worker = new Worker(new URL('./thread-bootstrap.mjs', here), { workerData: start, name: `embedder ${options.model ?? DEFAULT_ONNX_MODEL}` });
   return new Promise((resolve, reject) => {
     const onExit = (code: number) => reject(new MemoryServiceError('EMBEDDER.THREAD_EXITED', `the embedding worker thread exited (code ${code}) while loading the model`));
     worker.once('error', reject);

@@ -5,7 +5,7 @@ import type { OnnxEmbedderOptions } from './options.js';
 /** The messages between an EmbedderThread and its worker: one request, one answer, matched by id. */
 export interface ThreadStart {
   options: OnnxEmbedderOptions;
-  /** The worker module's URL, imported by thread-bootstrap.mjs when it runs from source. */
+  /** The worker module's URL, imported by thread-bootstrap.mjs. */
   entry: string;
 }
 
