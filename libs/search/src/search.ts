@@ -36,10 +36,10 @@ export async function searchMemories(untimed: SearchDeps, config: SearchConfig):
 
   const context: RerankContext = { query: config.query, limit: config.limit, now, centroidMode: routing.centroidMode ?? null, depths: config.depths };
   const { byVector, byRecord } = rerankersFor(config.rerankers, context);
-  const kept =
-    byVector.length > 0
-      ? runChain(await withVectors(deps.vectors, config.scope, fused), byVector, context)
-      : fused.slice(0, config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra);
+  const pool = byVector.length > 0 ? await withVectors(deps.vectors, config.scope, fused) : null;
+  const kept = pool
+    ? await timeStep('rerank', async () => runChain(pool, byVector, context))
+    : fused.slice(0, config.limit * config.depths.rerank.perLimit + config.depths.rerank.extra);
   const candidates = await candidatesOf(deps.vectors, config.scope, kept);
   const ranked = await timeStep('rerank', async () => bestFirst(runChain(candidates, byRecord, context), config.limit));
 

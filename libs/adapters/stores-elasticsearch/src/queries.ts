@@ -16,7 +16,7 @@ export const ID_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id'] } satisf
 export const TIMED_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', { field: 'createdAt', format: 'epoch_millis' }] } satisfies Partial<estypes.SearchRequest>;
 const VECTOR_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', 'vectorBytes'] } satisfies Partial<estypes.SearchRequest>;
 
-/** The id of a hit of a request made with ID_FIELDS or TIMED_FIELDS. */
+/** The id of a hit of a request made with ID_FIELDS, TIMED_FIELDS or VECTOR_FIELDS. */
 export function hitId(hit: estypes.SearchHit<unknown>): string {
   return String((hit.fields?.['id'] as unknown[] | undefined)?.[0]);
 }
