@@ -116,4 +116,21 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       await stores.close();
     }
   });
+
+  it('reads the vector of a document an old writer left without vectorBytes while the stores are open', async function () {
+    this.timeout(30_000);
+    const stores = await openElasticsearchStores(options);
+    try {
+      const unfilled = memoryRecord(scope, 'unfilled', DIMS, text('Kayak rental by the lake'));
+      const { vectorBytes: _bytes, ...older } = toMemoryDocument(unfilled);
+      await raw.index({ index, id: documentId(scope.tenantId, scope.endUserId, 'unfilled'), document: older, refresh: true });
+      expect(await filledVectors(['unfilled', 'm1'])).to.deep.equal([null, Array.from(records[0]!.vector)]);
+      const vectors = await stores.vectors.vectors(scope, ['unfilled', 'm1']);
+      expect(Array.from(vectors.get('unfilled')!)).to.deep.equal(Array.from(unfilled.vector));
+      expect(Array.from(vectors.get('m1')!)).to.deep.equal(Array.from(records[0]!.vector));
+    } finally {
+      await stores.vectors.delete(scope, ['unfilled']);
+      await stores.close();
+    }
+  });
 });
