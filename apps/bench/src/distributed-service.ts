@@ -8,7 +8,7 @@ import type { Print } from './progress.js';
 import { restartOnSamePort, ServiceStartError, type Target } from './service.js';
 
 /** The launcher `npm run start:distributed` runs: the edge, the search app and one process per stage. */
-const CLI_ENTRY = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url));
+const LAUNCHER = fileURLToPath(new URL('../../cli/start-distributed.mjs', import.meta.url));
 
 /**
  * The engines the distributed service needs that do not answer, each with how to start it; empty when all answer.
@@ -50,8 +50,7 @@ export async function launchDistributed(print: Print, env: Record<string, string
   const engines = localEngines({ ...process.env, ...env });
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const service = new ServiceProcess({
-    entry: CLI_ENTRY,
-    args: ['start-distributed'],
+    entry: LAUNCHER,
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 240_000,
     env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_STAGE_PORT_BASE: '0', ...env },

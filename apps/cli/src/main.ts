@@ -4,6 +4,7 @@ import type { ServiceMode } from '@memory/composition';
 // service, and need not hold the API, the Avro contracts and the stores' code the other commands use.
 const commands = {
   startDistributed: async () => (await import('./commands/start-distributed.js')).startDistributed,
+  buildApps: async () => (await import('./commands/start-distributed.js')).buildApps,
   replay: () => import('./commands/replay.js'),
   exportToKafka: async () => (await import('./commands/export-to-kafka.js')).exportToKafka,
   eraseTenant: async () => (await import('./commands/erase-tenant.js')).eraseTenant,
@@ -13,6 +14,7 @@ const USAGE = `memory cli (npm run cli -- <command>)
 
   start-distributed                 edge, search, the enricher and one worker for the other stages
                                     (MEMORY_STAGE_WORKERS=each: one per stage), compiled, against the engines
+  build-apps                        compile the apps into dist/apps when a source changed since the last build
   lag [--distributed]               records each consumer group still has to process
   reset-group <stage|group> <earliest|latest|offset|ISO time> [--topic T] [--distributed]
                                     move a stopped group; its next start reads from there
@@ -39,6 +41,9 @@ async function main(argv: string[]): Promise<number> {
     case 'start-distributed':
       await (await commands.startDistributed())(process.env, print);
       return -1; // keeps running until a signal
+    case 'build-apps':
+      await (await commands.buildApps())(print);
+      return 0;
     case 'lag':
       await (await commands.replay()).showLag(mode, process.env, print);
       return 0;

@@ -20,8 +20,7 @@ const dropIndices = async (namespace: string) => {
 function launcher(env: Record<string, string> = {}) {
   const namespace = `e2e-${randomBytes(4).toString('hex')}`;
   const process = new ServiceProcess({
-    entry: fileURLToPath(new URL('../src/main.ts', import.meta.url)),
-    args: ['start-distributed'],
+    entry: fileURLToPath(new URL('../start-distributed.mjs', import.meta.url)),
     readyLine: /Memory service \(distributed\) ready on (http:\/\/\S+)/,
     startTimeoutMs: 180_000,
     // Free ports for every process: launchers of several suites (and other runs on the machine) overlap.

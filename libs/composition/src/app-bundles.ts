@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** The apps that run as compiled bundles: the processes of the distributed mode, and memoryd. */
-export const BUNDLED_APPS = ['edge', 'search', 'stage-worker', 'memoryd'] as const;
+/** The apps that run as compiled bundles: the processes of the distributed mode, their launcher (the cli), and memoryd. */
+export const BUNDLED_APPS = ['edge', 'search', 'stage-worker', 'memoryd', 'cli'] as const;
 export type BundledApp = (typeof BUNDLED_APPS)[number];
 
 /** Raise when the build options below change, so bundles built with the old ones are rebuilt. */

@@ -4,7 +4,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { documentTooComplex } from '@memory/document-text';
 import { imageTooComplex, type ImageFeatures, type OcrResult } from '@memory/image-analysis';
-import { ConfigError, fromErrorRecord, MemoryServiceError, type LimitPassed, type Logger } from '@memory/platform';
+import { ConfigError, fromErrorRecord, loaderFlags, MemoryServiceError, type LimitPassed, type Logger } from '@memory/platform';
 import type { TaskMessage, WorkerMessage } from './protocol.js';
 import type { DocumentPages, FileTaskKind, FileTasks, ImageReading } from './tasks.js';
 import { processUsage } from './usage.js';
@@ -162,7 +162,7 @@ export function createFilePool(options: FilePoolOptions): FilePool {
   const spawn = () => {
     const entry = fileURLToPath(new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
     const child = fork(entry, [], {
-      execArgv: [...(entry.endsWith('.ts') ? ['--conditions=source', '--import', 'tsx'] : []), `--max-old-space-size=${options.memoryLimitMb}`],
+      execArgv: [...loaderFlags(entry), `--max-old-space-size=${options.memoryLimitMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       // libvips would start a thread per core for each image; one worker is meant to take one core.

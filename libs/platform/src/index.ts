@@ -10,3 +10,4 @@ export { seededRandom } from './seeded-random.js';
 export * from './resident-memory.js';
 export * from './request-context.js';
 export * from './step-timings.js';
+export { loaderFlags } from './node-loader.js';

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loaderFlags } from '@memory/platform';
 
 /** The API keys every end-to-end test starts a service with: two tenants. */
 export const TEST_KEYS = {
@@ -10,7 +11,7 @@ export const TEST_KEYS = {
 };
 
 export interface ServiceProcessOptions {
-  /** The TypeScript entry point, run the way `npm start` runs it (node --conditions=source --import tsx). */
+  /** The entry point, run the way its npm script runs it: TypeScript through tsx, as `npm start` does; JavaScript as it is. */
   entry: string;
   args?: string[];
   /** Matches the line that says the process is ready; its first group is the URL. */
@@ -48,7 +49,7 @@ export class ServiceProcess {
     this.output = '';
     const readyLine = this.options.readyLine ?? /ready on (http:\/\/\S+)/;
     const timeoutMs = this.options.startTimeoutMs ?? 90_000;
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', this.options.entry, ...(this.options.args ?? [])], {
+    const child = spawn(process.execPath, [...loaderFlags(this.options.entry), this.options.entry, ...(this.options.args ?? [])], {
       env: {
         ...process.env,
         PORT: '0',

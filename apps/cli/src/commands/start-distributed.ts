@@ -1,14 +1,25 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appBundles, loadApiKeys, readServiceConfig, stageWorkerGroups, stageWorkerName, supervise, type BundledApp, type ProcessSpec } from '@memory/composition';
+import { loaderFlags } from '@memory/platform';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 /** How each app is started: its compiled bundle, or its TypeScript source through tsx (MEMORY_COMPILED_APPS=off). */
 async function appCommands(env: Record<string, string | undefined>, print: (line: string) => void): Promise<(entry: BundledApp) => string[]> {
-  if (env['MEMORY_COMPILED_APPS'] === 'off') return (entry) => ['--conditions=source', '--import', 'tsx', join(repoRoot, 'apps', entry, 'src', 'main.ts')];
+  if (env['MEMORY_COMPILED_APPS'] === 'off') return (entry) => sourceCommand(join(repoRoot, 'apps', entry, 'src', 'main.ts'));
   const bundles = await appBundles(repoRoot, print);
   return (entry) => [bundles[entry]];
+}
+
+const sourceCommand = (script: string) => [...loaderFlags(script), script];
+
+/**
+ * `build-apps`: compiles the apps when a source changed since the last build (start-distributed's launcher, which
+ * runs compiled itself, asks for it first: apps/cli/start-distributed.mjs).
+ */
+export async function buildApps(print: (line: string) => void): Promise<void> {
+  await appBundles(repoRoot, print);
 }
 
 /**
