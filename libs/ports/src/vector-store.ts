@@ -85,6 +85,8 @@ export interface VectorStore {
   findByIdentifiers(scope: Scope, identifiers: string[], limit: number, filter?: MemoryFilter): Promise<string[]>;
   /** Memories whose event times (or creation time, when they have none) overlap [from, to), nearest its middle first. */
   inTimeRange(scope: Scope, range: { from: number; to: number }, limit: number, filter?: MemoryFilter): Promise<TimedId[]>;
+  /** How many memories each range holds, as inTimeRange finds them: one answer for several ranges, without reading one. */
+  countInTimeRanges(scope: Scope, ranges: ReadonlyArray<{ from: number; to: number }>): Promise<number[]>;
   /**
    * Which of these memories pass the filter, in the order given; ids the store does not hold are left out. For
    * candidates found elsewhere (the graph), so they are filtered before they are ranked, as the store's own queries are.

@@ -181,6 +181,17 @@ export function describeLexicalIdentifiersAndTime(context: LexicalContractContex
         expect(await store.inTimeRange(scope, range, 0)).to.deep.equal([]);
         expect(await store.inTimeRange(freshScope(), range, 5)).to.deep.equal([]);
       });
+
+      it('counts what each of several ranges holds, as inTimeRange finds them', async () => {
+        await seed();
+        const before = { from: t0 - 30 * DAY, to: t0 - 10 * DAY };
+        const empty = { from: t0 + 40 * DAY, to: t0 + 50 * DAY };
+        const counts = await store.countInTimeRanges(scope, [range, before, empty]);
+        expect(counts).to.deep.equal([(await store.inTimeRange(scope, range, 50)).length, (await store.inTimeRange(scope, before, 50)).length, 0]);
+        expect(counts[0]).to.equal(6);
+        expect(await store.countInTimeRanges(freshScope(), [range])).to.deep.equal([0]);
+        expect(await store.countInTimeRanges(scope, [])).to.deep.equal([]);
+      });
     });
 
     describe('createdNear', () => {

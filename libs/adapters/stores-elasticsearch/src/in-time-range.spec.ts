@@ -69,4 +69,31 @@ describeWithEngine('stores-elasticsearch inTimeRange window', localEngines().ela
     expect(compared).to.be.greaterThan(30);
     expect(await stores.vectors.inTimeRange(scope, ranges[0]!, 5)).to.deep.equal(await searchInTimeRange(raw, index, scope, ranges[0]!, 5, undefined, Infinity));
   });
+
+  it('reads part of a burst far from the middle, and finds what reading every match finds', async () => {
+    // 400 memories created within 400 seconds, an hour after the middle of a six-hour range ("this morning").
+    const burst = freshScope();
+    const from = Date.UTC(2024, 5, 1, 6);
+    const memories = Array.from({ length: 400 }, (_, i) => memoryRecord(burst, `b${String(i).padStart(3, '0')}`, DIMS, { eventTimes: [], createdAt: from + 4 * 3_600_000 + i * 1_000 }));
+    await stores.vectors.upsert(memories);
+    const range = { from, to: from + 6 * 3_600_000 };
+    let documentsRead = 0;
+    const counting = new Proxy(raw, {
+      get: (target, name) =>
+        name === 'search'
+          ? async (request: { size?: number }) => {
+              const response = await target.search(request as never);
+              documentsRead += response.hits.hits.length;
+              return response;
+            }
+          : Reflect.get(target, name),
+    });
+    for (const limit of [1, 10, 40]) {
+      documentsRead = 0;
+      const windowed = await searchInTimeRange(counting, index, burst, range, limit, undefined, 1);
+      expect(windowed).to.deep.equal(await searchInTimeRange(raw, index, burst, range, limit, undefined, Infinity));
+      expect(windowed.map((hit) => hit.id)).to.deep.equal(Array.from({ length: limit }, (_, i) => `b${String(i).padStart(3, '0')}`));
+      expect(documentsRead, `limit ${limit}`).to.be.at.most(4 * limit);
+    }
+  });
 });

@@ -2,20 +2,26 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { MemoryFilter, Scope, TimedId } from '@memory/ports';
 import { call } from './errors.js';
 import { distanceFromMiddle, nearestFirst, rangeMiddle, type TimedSource, type TimeRange } from '@memory/ports';
-import { inRangeQuery, timedPageRequest } from './queries.js';
+import { timesFromBytes } from './memory-document.js';
+import { hitBytes, hitId, inRangeQuery, timedPageRequest, timedSourcesRequest, windowCountsRequest } from './queries.js';
 
 const PAGE = 1_000;
 /** Up to this many matches (or four times the limit) are simply all read; past it, a window around the middle. */
 const READ_ALL = 1_000;
+/** Windows counted in one request while the window around the middle is narrowed. */
+const WINDOWS_PER_COUNT = 16;
+/** Each round takes the 16th root of the ratio between the two widths it narrows; a tie at the middle stops it sooner. */
+const MAX_NARROWING_ROUNDS = 6;
 
 /**
  * The memories of one end user in [from, to), nearest the range's middle first (moments.ts). Elasticsearch cannot
  * sort by that distance without scripts (the node here has no painless), so it is computed on the memories read
- * back. To read few of them when the range holds many, the search starts with a window around the middle sized to
- * hold about twice `limit` (from the count, as if spread evenly) and widens it fourfold until the limit-th nearest
- * moment lies inside it: every memory outside the window is farther than its half-width, so the answer is exact.
- * Only memories passing `filter` count, in the counts as in the reads. `readAllUpTo` is how many matches are read
- * whole instead (lowered by tests to exercise the window).
+ * back. When the range holds many, only a window around the middle is read: the widths to try are counted first,
+ * many in one request, and narrowed (each round between the widest window short of `limit` and the narrowest that
+ * holds it) until the window holds at most four times `limit`; a burst of memories far from the middle is then read
+ * in part, not whole. Every memory outside a window is farther than its half-width, so reading one that holds the
+ * limit-th nearest moment is exact. Only memories passing `filter` count, in the counts as in the reads.
+ * `readAllUpTo` is how many matches are read whole instead (lowered by tests to exercise the window).
  */
 export async function searchInTimeRange(
   client: Client,
@@ -27,44 +33,74 @@ export async function searchInTimeRange(
   readAllUpTo = READ_ALL,
 ): Promise<TimedId[]> {
   if (!(range.from < range.to) || limit === 0) return [];
-  const total = await count(client, index, inRangeQuery(scope, range, filter));
   const bounded = Number.isFinite(range.from) && Number.isFinite(range.to);
-  if (!bounded || total <= Math.max(readAllUpTo, 4 * limit)) return nearestFirst(range, await readAll(client, index, inRangeQuery(scope, range, filter)), limit);
+  const total = bounded ? (await countInTimeWindows(client, index, scope, range, [range], filter))[0]! : Infinity;
+  if (!bounded || total <= Math.max(readAllUpTo, 4 * limit)) return nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, range, filter)), limit);
 
   const middle = rangeMiddle(range);
-  const span = range.to - range.from;
-  let half = Math.max(1, (span / 2) * Math.min(1, (2 * limit) / total));
-  for (;;) {
-    // One millisecond of slack each side: a memory whose moment is exactly half away still meets the window.
-    const window = { from: Math.max(range.from, Math.floor(middle - half - 1)), to: Math.min(range.to, Math.ceil(middle + half + 1)) };
-    const whole = window.from === range.from && window.to === range.to;
-    const query = inRangeQuery(scope, window, filter);
-    if (!whole && (await count(client, index, query)) < limit) {
-      half *= 4;
+  // One millisecond of slack each side: a memory whose moment is exactly half away still meets the window.
+  const windowOf = (half: number) => ({ from: Math.max(range.from, Math.floor(middle - half - 1)), to: Math.min(range.to, Math.ceil(middle + half + 1)) });
+  // count(windowOf(short)) < limit <= count(windowOf(holding)) throughout.
+  let short = 0;
+  let holding = (range.to - range.from) / 2;
+  let held = total;
+  for (let round = 0; round < MAX_NARROWING_ROUNDS && held > 4 * limit && holding - short > 1; round++) {
+    const halves = widthsBetween(Math.max(short, 1), holding);
+    const counts = await countInTimeWindows(client, index, scope, windowOf(holding), halves.map(windowOf), filter);
+    const first = counts.findIndex((count) => count >= limit);
+    if (first === -1) {
+      short = halves[halves.length - 1]!;
       continue;
     }
+    // Memories whose moment is the middle or next to it (an event interval holding it: "last summer" for a range
+    // of the summer) are as near in every window: narrower ones hold as many, and they are read whole.
+    if (counts[first] === held) break;
+    if (first > 0) short = halves[first - 1]!;
+    holding = halves[first]!;
+    held = counts[first]!;
+  }
+  for (let half = holding; ; half *= 4) {
     // The window lies inside the range, so whatever meets it is in the range; moments are measured in the range.
-    const nearest = nearestFirst(range, await readAll(client, index, query), limit);
+    const window = windowOf(half);
+    const nearest = nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, window, filter)), limit);
     const last = nearest[nearest.length - 1];
+    const whole = window.from === range.from && window.to === range.to;
     if (whole || (nearest.length === limit && last !== undefined && distanceFromMiddle(range, last.time) <= half)) return nearest;
-    half *= 4;
   }
 }
 
-async function count(client: Client, index: string, query: estypes.QueryDslQueryContainer): Promise<number> {
-  const response = await call('VECTORS', `count memories in a time range in ${index}`, () => client.count({ index, query }));
-  return response.count;
+/** Half-widths strictly between `from` and `to`, evenly spaced on a log scale (nothing is known of how memories spread). */
+function widthsBetween(from: number, to: number): number[] {
+  const ratio = to / from;
+  return Array.from({ length: WINDOWS_PER_COUNT - 1 }, (_, i) => from * ratio ** ((i + 1) / WINDOWS_PER_COUNT));
 }
 
-async function readAll(client: Client, index: string, query: estypes.QueryDslQueryContainer): Promise<TimedSource[]> {
+/** How many memories each window holds (of those in `within`), in one request. */
+export async function countInTimeWindows(client: Client, index: string, scope: Scope, within: TimeRange, windows: readonly TimeRange[], filter?: MemoryFilter): Promise<number[]> {
+  const response = await call('VECTORS', `count memories in ${windows.length} time windows in ${index}`, () => client.search(windowCountsRequest(index, scope, within, windows, filter)));
+  const buckets = (response.aggregations?.['windows'] as estypes.AggregationsFiltersAggregate).buckets as estypes.AggregationsFiltersBucket[];
+  return buckets.map((bucket) => bucket.doc_count);
+}
+
+/** Every memory `query` matches, with its creation and event times (from doc values; _source for a memory an older writer left without them). */
+async function readAll(client: Client, index: string, scope: Scope, query: estypes.QueryDslQueryContainer): Promise<TimedSource[]> {
   const found: TimedSource[] = [];
   let after: string | undefined;
   for (;;) {
     const request = timedPageRequest(index, query, PAGE, after);
-    const response = await call('VECTORS', `read memories in a time range from ${index}`, () => client.search<TimedSource>(request));
-    const page = response.hits.hits.map((hit) => hit._source!);
-    found.push(...page);
-    if (page.length < PAGE) return found;
-    after = page[page.length - 1]!.id;
+    const hits = (await call('VECTORS', `read memories in a time range from ${index}`, () => client.search(request))).hits.hits;
+    const unfilled: string[] = [];
+    for (const hit of hits) {
+      const bytes = hitBytes(hit, 'timesBytes');
+      if (bytes === null) unfilled.push(hitId(hit));
+      else found.push({ id: hitId(hit), ...timesFromBytes(bytes) });
+    }
+    // Written by a process of an older version since the stores last opened (the next open fills them).
+    if (unfilled.length > 0) {
+      const sources = await call('VECTORS', `read ${unfilled.length} memories' times from ${index}`, () => client.search<TimedSource>(timedSourcesRequest(index, scope, unfilled)));
+      found.push(...sources.hits.hits.map((hit) => hit._source!));
+    }
+    if (hits.length < PAGE) return found;
+    after = hitId(hits[hits.length - 1]!);
   }
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { memoryRecord, plainRecord, unitVector } from '@memory/testing';
-import { eventRanges, fromMemoryDocument, toMemoryDocument, vectorBytes, vectorFromBytes } from './memory-document.js';
+import { eventRanges, fromMemoryDocument, timesBytes, timesFromBytes, toMemoryDocument, vectorBytes, vectorFromBytes } from './memory-document.js';
 import { documentId } from './names.js';
 
 const mention = (start: number, end: number) => ({ text: 't', index: 0, start, end, iso: '', relative: false });
@@ -37,6 +37,15 @@ describe('memory documents', () => {
     const vector = Float32Array.from([0.1, -0.7, 3.4028234663852886e38, -0, 1e-45]);
     expect(Array.from(vectorFromBytes(vectorBytes(vector)))).to.deep.equal(Array.from(vector));
     expect(vectorBytes(Float32Array.from([1]))).to.equal('AACAPw==');
+  });
+
+  it('keeps the creation time and each event time\'s start and end in timesBytes, never empty', () => {
+    const times = { createdAt: 1_732_345_678_901, eventTimes: [{ start: 1_700_000_000_000, end: 1_700_003_600_000 }, { start: -86_400_000, end: -86_400_000 }] };
+    expect(timesFromBytes(timesBytes(times))).to.deep.equal(times);
+    expect(timesFromBytes(timesBytes({ createdAt: 5, eventTimes: [] }))).to.deep.equal({ createdAt: 5, eventTimes: [] });
+    expect(timesBytes({ createdAt: 0, eventTimes: [] })).to.equal('AAAAAAAAAAA=');
+    const record = memoryRecord({ tenantId: 't', endUserId: 'u' }, 'm1', 3, { eventTimes: [mention(10, 20)] });
+    expect(timesFromBytes(toMemoryDocument(record).timesBytes)).to.deep.equal({ createdAt: record.createdAt, eventTimes: [{ start: 10, end: 20 }] });
   });
 
   it('turns an instant (end <= start) into the point [start, start]', () => {

@@ -1,6 +1,6 @@
 import type { TimeMention } from '@memory/contracts';
 import { memoryIdentifiers, memoryTerms } from '@memory/lexical';
-import { metadataTexts, type MemoryRecord, type StoredMemory } from '@memory/ports';
+import { metadataTexts, type MemoryRecord, type StoredMemory, type TimedSource } from '@memory/ports';
 
 /** A date_range value: an interval [gte, lt) or an instant [gte, lte]. */
 export type EventRange = { gte: number; lt: number } | { gte: number; lte: number };
@@ -16,13 +16,15 @@ export interface DerivedFields {
   metadataText: Record<string, string>;
   /** The vector's float32 bytes (little-endian), base64: a doc value a search reads without parsing _source. */
   vectorBytes: string;
+  /** The creation time, then each event time's start and end, float64 little-endian, base64: a memory's moments in a time range, read as a doc value. */
+  timesBytes: string;
 }
 
 /** A memory as stored: every MemoryRecord field under its own name, the vector as numbers, plus derived fields. */
 export type MemoryDocument = Omit<MemoryRecord, 'vector'> & { vector: number[] } & DerivedFields;
 
 /** Fields the adapter derives on write and drops on read. */
-export const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers', 'metadataText', 'vectorBytes'];
+export const DERIVED: readonly (keyof DerivedFields)[] = ['eventRanges', 'lexicalTerms', 'identifiers', 'metadataText', 'vectorBytes', 'timesBytes'];
 
 /**
  * One range per time mention. An instant (end <= start) becomes the point [start, start]: a range with lt <= gte
@@ -47,7 +49,26 @@ export function toMemoryDocument(record: MemoryRecord): MemoryDocument {
     ...lexicalFields(record),
     metadataText: metadataTexts(record.metadata),
     vectorBytes: vectorBytes(vector),
+    timesBytes: timesBytes(record),
   };
+}
+
+/** What a memory's moments in a time range are computed from, as the timesBytes field holds it (never empty). */
+export function timesBytes(times: Omit<TimedSource, 'id'>): string {
+  const bytes = Buffer.alloc(8 * (1 + 2 * times.eventTimes.length));
+  bytes.writeDoubleLE(times.createdAt, 0);
+  times.eventTimes.forEach(({ start, end }, i) => {
+    bytes.writeDoubleLE(start, 8 + 16 * i);
+    bytes.writeDoubleLE(end, 16 + 16 * i);
+  });
+  return bytes.toString('base64');
+}
+
+/** The creation time and event times a timesBytes value holds. */
+export function timesFromBytes(base64: string): Omit<TimedSource, 'id'> {
+  const bytes = Buffer.from(base64, 'base64');
+  const eventTimes = Array.from({ length: (bytes.length / 8 - 1) / 2 }, (_, i) => ({ start: bytes.readDoubleLE(8 + 16 * i), end: bytes.readDoubleLE(16 + 16 * i) }));
+  return { createdAt: bytes.readDoubleLE(0), eventTimes };
 }
 
 /** A vector as the vectorBytes field holds it. */

@@ -4,7 +4,7 @@ import { Bm25Index, lexicalTerms, memoryTerms } from '@memory/lexical';
 import type { MemoryRecord } from '@memory/ports';
 import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryRecord, plainRecord, uniqueName } from '@memory/testing';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
-import { toMemoryDocument, vectorFromBytes } from './memory-document.js';
+import { timesFromBytes, toMemoryDocument, vectorFromBytes } from './memory-document.js';
 import { documentId } from './names.js';
 import { memoryMapping, SCHEMA_VERSION } from './templates.js';
 
@@ -31,11 +31,12 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
     delete mapping.properties!['identifiers'];
     delete mapping.properties!['metadataText'];
     delete mapping.properties!['vectorBytes'];
+    delete mapping.properties!['timesBytes'];
     delete mapping._source;
     mapping._meta = { schemaVersion: 1, dims: DIMS };
     await raw.indices.create({ index, mappings: mapping, settings: { number_of_replicas: 0 } });
     const operations = records.flatMap((record) => {
-      const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, vectorBytes: _bytes, ...version1 } = toMemoryDocument(record);
+      const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, vectorBytes: _bytes, timesBytes: _times, ...version1 } = toMemoryDocument(record);
       return [{ index: { _index: index, _id: documentId(scope.tenantId, scope.endUserId, record.id) } }, version1];
     });
     await raw.bulk({ operations, refresh: true });
@@ -46,6 +47,13 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
     const response = await raw.search({ index, query: { terms: { id: ids } }, size: ids.length, _source: false, docvalue_fields: ['id', 'vectorBytes'] });
     const byId = new Map(response.hits.hits.map((hit) => [String(hit.fields!['id']![0]), hit.fields?.['vectorBytes']?.[0] as string | undefined]));
     return ids.map((id) => (byId.get(id) ? Array.from(vectorFromBytes(byId.get(id)!)) : null));
+  };
+
+  /** The timesBytes doc values of these memories, read raw, in the order asked (null where there is none). */
+  const filledTimes = async (ids: string[]) => {
+    const response = await raw.search({ index, query: { terms: { id: ids } }, size: ids.length, _source: false, docvalue_fields: ['id', 'timesBytes'] });
+    const byId = new Map(response.hits.hits.map((hit) => [String(hit.fields!['id']![0]), hit.fields?.['timesBytes']?.[0] as string | undefined]));
+    return ids.map((id) => (byId.get(id) ? timesFromBytes(byId.get(id)!) : null));
   };
 
   after(async function () {
@@ -64,6 +72,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       expect(mappings.properties!['identifiers']).to.deep.equal({ type: 'keyword' });
       expect(mappings.properties!['metadataText']).to.deep.equal({ type: 'flattened' });
       expect(mappings.properties!['vectorBytes']).to.deep.equal({ type: 'binary', doc_values: true });
+      expect(mappings.properties!['timesBytes']).to.deep.equal({ type: 'binary', doc_values: true });
       expect(mappings._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION, dims: DIMS });
 
       expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('painting'), k: 5 })).map((h) => h.id).sort()).to.deep.equal(['m1', 'm2']);
@@ -72,6 +81,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       const read = await stores.vectors.get(scope, ['m1']);
       expect(read.map(plainRecord)).to.deep.equal([plainRecord(records[0]!)]);
       expect(await filledVectors(records.map((r) => r.id))).to.deep.equal(records.map((r) => Array.from(r.vector)));
+      expect(await filledTimes(records.map((r) => r.id))).to.deep.equal(records.map((r) => ({ createdAt: r.createdAt, eventTimes: [] })));
     } finally {
       await stores.close();
     }
@@ -104,7 +114,7 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
   it('fills, at the next open, a document a writer of the old version added after the migration', async function () {
     this.timeout(30_000);
     const late = memoryRecord(scope, 'late', DIMS, text('Rowing regatta tickets RG-8812'));
-    const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, vectorBytes: _bytes, ...version1 } = toMemoryDocument(late);
+    const { lexicalTerms: _terms, identifiers: _identifiers, metadataText: _metadata, vectorBytes: _bytes, timesBytes: _times, ...version1 } = toMemoryDocument(late);
     await raw.index({ index, id: documentId(scope.tenantId, scope.endUserId, 'late'), document: version1, refresh: true });
     const stores = await openElasticsearchStores(options);
     try {
@@ -130,6 +140,28 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       expect(Array.from(vectors.get('m1')!)).to.deep.equal(Array.from(records[0]!.vector));
     } finally {
       await stores.vectors.delete(scope, ['unfilled']);
+      await stores.close();
+    }
+  });
+
+  it('finds in a time range a document an old writer left without timesBytes while the stores are open', async function () {
+    this.timeout(30_000);
+    const stores = await openElasticsearchStores(options);
+    try {
+      const day = Date.UTC(2023, 6, 14);
+      const at = (start: number, end = start) => ({ text: 't', index: 0, start, end, iso: '', relative: false });
+      const unfilled = memoryRecord(scope, 'unfilled-times', DIMS, { ...text('Picnic at the lake'), eventTimes: [at(day + 3_600_000, day + 7_200_000)] });
+      const filled = memoryRecord(scope, 'filled-times', DIMS, { ...text('Concert in the park'), eventTimes: [at(day + 43_200_000)] });
+      await stores.vectors.upsert([filled]);
+      const { timesBytes: _times, ...older } = toMemoryDocument(unfilled);
+      await raw.index({ index, id: documentId(scope.tenantId, scope.endUserId, 'unfilled-times'), document: older, refresh: true });
+      expect(await filledTimes(['unfilled-times', 'filled-times'])).to.deep.equal([null, { createdAt: filled.createdAt, eventTimes: [{ start: day + 43_200_000, end: day + 43_200_000 }] }]);
+      expect(await stores.vectors.inTimeRange(scope, { from: day, to: day + 86_400_000 }, 5)).to.deep.equal([
+        { id: 'filled-times', time: day + 43_200_000 },
+        { id: 'unfilled-times', time: day + 7_200_000 },
+      ]);
+    } finally {
+      await stores.vectors.delete(scope, ['unfilled-times', 'filled-times']);
       await stores.close();
     }
   });

@@ -1,7 +1,8 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { LexicalSource } from '@memory/lexical';
+import type { TimedSource } from '@memory/ports';
 import { call, failureError } from './errors.js';
-import { lexicalFields, vectorBytes } from './memory-document.js';
+import { lexicalFields, timesBytes, vectorBytes } from './memory-document.js';
 import { SCHEMA_VERSION } from './templates.js';
 
 const BACKFILL_PAGE = 500;
@@ -46,22 +47,24 @@ export async function migrateIndex(
 }
 
 /**
- * Writes the derived fields later schema versions added (lexicalTerms and identifiers, vectorBytes) into the memory
+ * Writes the derived fields later schema versions added (lexicalTerms and identifiers, vectorBytes, timesBytes) into the memory
  * documents written before them, computed from the document itself as a new write would. Each update is
  * conditional on the version read: when it loses to a concurrent upsert, that upsert wrote the fields itself (a
  * writer still on an old version did not, and the next round sees its document again). Every memory has identifiers
- * (its own id at least) and a vector, so lacking either field is exactly "not yet filled". An update carries every
- * derived field, so vectorBytes, which _source does not keep, is never lost when Elasticsearch rebuilds the document.
+ * (its own id at least), a vector and a creation time, so lacking any derived field is exactly "not yet filled". An
+ * update carries every derived field, so vectorBytes and timesBytes, which _source does not keep, are never lost when
+ * Elasticsearch rebuilds the document. (An index created before version 6 keeps timesBytes in _source: put mapping
+ * cannot change _source's excludes, and reads drop it with the other derived fields.)
  */
 export async function fillDerivedFields(client: Client, index: string): Promise<void> {
   const unfilled = (field: string) => ({ bool: { must_not: [{ exists: { field } }] } });
   for (;;) {
     const response = await call('VECTORS', `read memories without derived fields in ${index}`, () =>
-      client.search<LexicalSource & { vector: number[] }>({
+      client.search<LexicalSource & { vector: number[] } & Omit<TimedSource, 'id'>>({
         index,
-        query: { bool: { should: [unfilled('identifiers'), unfilled('vectorBytes')], minimum_should_match: 1 } },
+        query: { bool: { should: [unfilled('identifiers'), unfilled('vectorBytes'), unfilled('timesBytes')], minimum_should_match: 1 } },
         size: BACKFILL_PAGE,
-        _source: ['id', 'jobId', 'content', 'originalContent', 'userContext', 'document', 'vector'],
+        _source: ['id', 'jobId', 'content', 'originalContent', 'userContext', 'document', 'vector', 'createdAt', 'eventTimes'],
         seq_no_primary_term: true,
         track_total_hits: false,
       }),
@@ -70,7 +73,7 @@ export async function fillDerivedFields(client: Client, index: string): Promise<
     if (hits.length === 0) return;
     const operations = hits.flatMap((hit) => [
       { update: { _index: index, _id: hit._id!, if_seq_no: hit._seq_no!, if_primary_term: hit._primary_term! } },
-      { doc: { ...lexicalFields(hit._source!), vectorBytes: vectorBytes(Float32Array.from(hit._source!.vector)) } },
+      { doc: { ...lexicalFields(hit._source!), vectorBytes: vectorBytes(Float32Array.from(hit._source!.vector)), timesBytes: timesBytes(hit._source!) } },
     ]);
     // Refreshed, so that the next round's search no longer sees the documents just filled.
     const result = await call('VECTORS', `fill derived fields of ${hits.length} memories in ${index}`, () => client.bulk({ operations, refresh: true }));

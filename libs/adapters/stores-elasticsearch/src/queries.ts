@@ -15,6 +15,7 @@ const NO_STORED_FIELDS = { _source: false, stored_fields: '_none_' } satisfies P
 export const ID_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id'] } satisfies Partial<estypes.SearchRequest>;
 export const TIMED_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', { field: 'createdAt', format: 'epoch_millis' }] } satisfies Partial<estypes.SearchRequest>;
 const VECTOR_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', 'vectorBytes'] } satisfies Partial<estypes.SearchRequest>;
+const TIMES_FIELDS = { ...NO_STORED_FIELDS, docvalue_fields: ['id', 'timesBytes'] } satisfies Partial<estypes.SearchRequest>;
 
 /** The id of a hit of a request made with ID_FIELDS, TIMED_FIELDS or VECTOR_FIELDS. */
 export function hitId(hit: estypes.SearchHit<unknown>): string {
@@ -166,13 +167,18 @@ export function vectorsRequest(index: string, scope: Scope, ids: string[]): esty
   return byIdsRequest(index, scope, ids, VECTOR_FIELDS);
 }
 
-/** The vector of a hit of a request made with VECTOR_FIELDS; null for a document written before vectorBytes. */
-export function hitVectorBytes(hit: estypes.SearchHit<unknown>): string | null {
-  const value = (hit.fields?.['vectorBytes'] as unknown[] | undefined)?.[0];
+/** What their moments in a time range are computed from, of these memories read from _source (timedPageRequest's fallback). */
+export function timedSourcesRequest(index: string, scope: Scope, ids: string[]): estypes.SearchRequest {
+  return byIdsRequest(index, scope, ids, { _source: TIMED_SOURCE });
+}
+
+/** A binary doc value of a hit of a request that asked for it; null for a document written before the field existed. */
+export function hitBytes(hit: estypes.SearchHit<unknown>, field: 'vectorBytes' | 'timesBytes'): string | null {
+  const value = (hit.fields?.[field] as unknown[] | undefined)?.[0];
   return typeof value === 'string' ? value : null;
 }
 
-function byIdsRequest(index: string, scope: Scope, ids: string[], fields: typeof TIMED_FIELDS | typeof VECTOR_FIELDS): estypes.SearchRequest {
+function byIdsRequest(index: string, scope: Scope, ids: string[], fields: Partial<estypes.SearchRequest>): estypes.SearchRequest {
   return {
     index,
     query: { bool: { filter: [...scopeFilter(scope), { terms: { id: ids } }] } },
@@ -213,14 +219,33 @@ export function inRangeQuery(scope: Scope, range: { from: number; to: number }, 
   return { bool: { filter: [...scopedFilter(scope, filter), timeRangeFilter(range)] } };
 }
 
-/** A page of the memories `query` matches, in id order, with what their moment in a range is computed from. */
+/**
+ * How many of the end user's memories (passing `filter`) each time window holds, as inRangeQuery counts them: one
+ * search with a bucket per window, whatever their number. `within` bounds the documents bucketed (the widest window).
+ */
+export function windowCountsRequest(index: string, scope: Scope, within: { from: number; to: number }, windows: ReadonlyArray<{ from: number; to: number }>, filter?: MemoryFilter): estypes.SearchRequest {
+  return {
+    index,
+    size: 0,
+    track_total_hits: false,
+    query: inRangeQuery(scope, within, filter),
+    aggs: { windows: { filters: { filters: windows.map(timeRangeFilter) } } },
+  };
+}
+
+const TIMED_SOURCE = ['id', 'createdAt', 'eventTimes'];
+
+/**
+ * A page of the memories `query` matches, in id order, with what their moment in a range is computed from: the
+ * timesBytes doc value, so no document is fetched (a range can hold thousands).
+ */
 export function timedPageRequest(index: string, query: Query, pageSize: number, after: string | undefined): estypes.SearchRequest {
   return {
     index,
     query,
     sort: [{ id: 'asc' }],
     size: pageSize,
-    _source: ['id', 'createdAt', 'eventTimes'],
+    ...TIMES_FIELDS,
     track_total_hits: false,
     ...(after === undefined ? {} : { search_after: [after] }),
   };

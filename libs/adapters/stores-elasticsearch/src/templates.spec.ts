@@ -42,11 +42,12 @@ describe('index templates', () => {
     expect(webhookDeliveryMapping().properties!['endUserId']).to.deep.equal({ type: 'keyword' });
   });
 
-  it('keeps each memory\'s vector as a binary doc value too, out of _source (schema 5)', () => {
-    expect(SCHEMA_VERSION).to.equal(5);
+  it('keeps each memory\'s vector, and its creation and event times, as binary doc values too, out of _source (schemas 5 and 6)', () => {
+    expect(SCHEMA_VERSION).to.equal(6);
     const mapping = memoryMapping(settings());
     expect(mapping.properties!['vectorBytes']).to.deep.equal({ type: 'binary', doc_values: true });
-    expect(mapping._source).to.deep.equal({ excludes: ['vectorBytes'] });
+    expect(mapping.properties!['timesBytes']).to.deep.equal({ type: 'binary', doc_values: true });
+    expect(mapping._source).to.deep.equal({ excludes: ['vectorBytes', 'timesBytes'] });
   });
 
   it('gives each index a composable template whose only pattern is the index name itself', () => {

@@ -7,8 +7,9 @@ import type { ElasticsearchStoresSettings } from './options.js';
  * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers. 3: metadataText
  * (no document before it has metadata, so there is nothing to fill). 4: endUserId of webhook deliveries (those from
  * before carry none; the delivery log's retention removes them). 5: vectorBytes (filled from each memory's vector).
+ * 6: timesBytes (filled from each memory's creation and event times).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -29,7 +30,7 @@ export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims'
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION, dims: settings.dims },
-    _source: { excludes: ['vectorBytes'] },
+    _source: { excludes: ['vectorBytes', 'timesBytes'] },
     properties: {
       id: keyword,
       tenantId: keyword,
@@ -81,6 +82,8 @@ export function memoryMapping(settings: Pick<ElasticsearchStoresSettings, 'dims'
       // store, where reading `vector` from _source means fetching and parsing each document (README, "The fetch
       // phase"). Not kept in _source: it would only add to every document read.
       vectorBytes: { type: 'binary', doc_values: true },
+      // The creation and event times, as a doc value: a time range's search reads them for many memories at once.
+      timesBytes: { type: 'binary', doc_values: true },
     },
   };
 }

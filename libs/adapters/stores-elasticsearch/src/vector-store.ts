@@ -6,11 +6,11 @@ import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
 import { SharedRefresh } from './shared-refresh.js';
 import { call, readableDocs } from './errors.js';
-import { searchInTimeRange } from './in-time-range.js';
+import { countInTimeWindows, searchInTimeRange } from './in-time-range.js';
 import { fromListedDocument, fromMemoryDocument, toMemoryDocument, vectorFromBytes, type MemoryDocument } from './memory-document.js';
 import { documentId } from './names.js';
 import { MAX_CANDIDATES, type ElasticsearchStoresSettings } from './options.js';
-import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, hitVectorBytes, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest, vectorsRequest } from './queries.js';
+import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, hitBytes, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest, vectorsRequest } from './queries.js';
 import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
 import { checkIdentifiers, checkIds, checkLimit, checkNearQuery, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
@@ -72,7 +72,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     const vectors = new Map<string, Float32Array>();
     const unfilled: string[] = [];
     for (const hit of response.hits.hits) {
-      const bytes = hitVectorBytes(hit);
+      const bytes = hitBytes(hit, 'vectorBytes');
       if (bytes === null) unfilled.push(hitId(hit));
       else vectors.set(hitId(hit), vectorFromBytes(bytes));
     }
@@ -131,6 +131,13 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkLimit(limit);
     checkFilter(filter);
     return searchInTimeRange(this.client, this.index, scope, range, limit, filter);
+  }
+
+  async countInTimeRanges(scope: Scope, ranges: ReadonlyArray<{ from: number; to: number }>): Promise<number[]> {
+    this.checkOpen();
+    checkScope(scope);
+    ranges.forEach(checkTimeRange);
+    return ranges.length === 0 ? [] : countInTimeWindows(this.client, this.index, scope, { from: -Infinity, to: Infinity }, ranges);
   }
 
   async matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]> {

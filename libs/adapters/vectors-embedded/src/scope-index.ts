@@ -256,6 +256,12 @@ export class ScopeIndex {
     return nearest.drain().map(({ slot }) => ({ id: ids[slot] as string, time: momentOf.get(slot)! }));
   }
 
+  countInTimeRange(range: TimeRange): number {
+    let count = 0;
+    this.byTime.forEachMoment(range, this.ids.length, () => count++);
+    return count;
+  }
+
   /**
    * Ids newest first (createdAt descending, then id descending): those after `after`, created in `created`, whose
    * event times fall in `events` (matchesTimeRange); `visit` says whether to go on. Starts by binary search and

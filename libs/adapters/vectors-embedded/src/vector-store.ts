@@ -164,6 +164,14 @@ export class EmbeddedVectorStore implements VectorStore {
     return this.indexFor(scope, filter)?.inTimeRange(range, limit, filter) ?? [];
   }
 
+  async countInTimeRanges(scope: Scope, ranges: ReadonlyArray<{ from: number; to: number }>): Promise<number[]> {
+    this.checkOpen();
+    checkScope(scope);
+    ranges.forEach(checkRange);
+    const index = this.indexFor(scope, undefined);
+    return ranges.map((range) => index?.countInTimeRange(range) ?? 0);
+  }
+
   async matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]> {
     this.checkOpen();
     checkScope(scope);
