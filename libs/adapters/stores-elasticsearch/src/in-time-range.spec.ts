@@ -70,11 +70,15 @@ describeWithEngine('stores-elasticsearch inTimeRange window', localEngines().ela
     expect(await stores.vectors.inTimeRange(scope, ranges[0]!, 5)).to.deep.equal(await searchInTimeRange(raw, index, scope, ranges[0]!, 5, undefined, Infinity));
   });
 
-  it('reads part of a burst far from the middle, and finds what reading every match finds', async () => {
-    // 400 memories created within 400 seconds, an hour after the middle of a six-hour range ("this morning").
+  for (const [spacing, what] of [
+    [1_000, '400 memories created within 400 seconds'],
+    [1, '400 memories created within 400 milliseconds'],
+  ] as const)
+  it(`reads part of a burst far from the middle, and finds what reading every match finds (${what})`, async () => {
+    // The burst an hour after the middle of a six-hour range ("this morning").
     const burst = freshScope();
     const from = Date.UTC(2024, 5, 1, 6);
-    const memories = Array.from({ length: 400 }, (_, i) => memoryRecord(burst, `b${String(i).padStart(3, '0')}`, DIMS, { eventTimes: [], createdAt: from + 4 * 3_600_000 + i * 1_000 }));
+    const memories = Array.from({ length: 400 }, (_, i) => memoryRecord(burst, `b${String(i).padStart(3, '0')}`, DIMS, { eventTimes: [], createdAt: from + 4 * 3_600_000 + i * spacing }));
     await stores.vectors.upsert(memories);
     const range = { from, to: from + 6 * 3_600_000 };
     let documentsRead = 0;

@@ -52,20 +52,22 @@ export async function searchInTimeRange(
       short = halves[halves.length - 1]!;
       continue;
     }
-    // Memories whose moment is the middle or next to it (an event interval holding it: "last summer" for a range
-    // of the summer) are as near in every window: narrower ones hold as many, and they are read whole.
-    if (counts[first] === held) break;
+    // Memories whose moment is the middle or a few milliseconds from it (an event interval holding it: "last summer"
+    // for a range of the summer) are in every window: when the narrowest holds them all, they are read whole.
+    if (short === 0 && first === 0 && counts[0] === held) break;
     if (first > 0) short = halves[first - 1]!;
     holding = halves[first]!;
     held = counts[first]!;
   }
-  for (let half = holding; ; half *= 4) {
+  for (let half = holding; ; ) {
     // The window lies inside the range, so whatever meets it is in the range; moments are measured in the range.
     const window = windowOf(half);
     const nearest = nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, window, filter)), limit);
     const last = nearest[nearest.length - 1];
     const whole = window.from === range.from && window.to === range.to;
     if (whole || (nearest.length === limit && last !== undefined && distanceFromMiddle(range, last.time) <= half)) return nearest;
+    // Held the limit only with the slack: the window out to its last memory holds every nearer one.
+    half = nearest.length === limit && last !== undefined ? distanceFromMiddle(range, last.time) : half * 4;
   }
 }
 
