@@ -34,7 +34,7 @@ export async function searchInTimeRange(
 ): Promise<TimedId[]> {
   if (!(range.from < range.to) || limit === 0) return [];
   const bounded = Number.isFinite(range.from) && Number.isFinite(range.to);
-  const total = bounded ? (await countInTimeWindows(client, index, scope, range, [range], filter))[0]! : Infinity;
+  const total = bounded ? (await countInTimeWindows(client, index, scope, [range], range, filter))[0]! : Infinity;
   if (!bounded || total <= Math.max(readAllUpTo, 4 * limit)) return nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, range, filter)), limit);
 
   const middle = rangeMiddle(range);
@@ -46,7 +46,7 @@ export async function searchInTimeRange(
   let held = total;
   for (let round = 0; round < MAX_NARROWING_ROUNDS && held > 4 * limit && holding - short > 1; round++) {
     const halves = widthsBetween(Math.max(short, 1), holding);
-    const counts = await countInTimeWindows(client, index, scope, windowOf(holding), halves.map(windowOf), filter);
+    const counts = await countInTimeWindows(client, index, scope, halves.map(windowOf), windowOf(holding), filter);
     const first = counts.findIndex((count) => count >= limit);
     if (first === -1) {
       short = halves[halves.length - 1]!;
@@ -77,9 +77,9 @@ function widthsBetween(from: number, to: number): number[] {
   return Array.from({ length: WINDOWS_PER_COUNT - 1 }, (_, i) => from * ratio ** ((i + 1) / WINDOWS_PER_COUNT));
 }
 
-/** How many memories each window holds (of those in `within`), in one request. */
-export async function countInTimeWindows(client: Client, index: string, scope: Scope, within: TimeRange, windows: readonly TimeRange[], filter?: MemoryFilter): Promise<number[]> {
-  const response = await call('VECTORS', `count memories in ${windows.length} time windows in ${index}`, () => client.search(windowCountsRequest(index, scope, within, windows, filter)));
+/** How many memories each window holds (of those in `within`, when given), in one request. */
+export async function countInTimeWindows(client: Client, index: string, scope: Scope, windows: readonly TimeRange[], within?: TimeRange, filter?: MemoryFilter): Promise<number[]> {
+  const response = await call('VECTORS', `count memories in ${windows.length} time windows in ${index}`, () => client.search(windowCountsRequest(index, scope, windows, within, filter)));
   const buckets = (response.aggregations?.['windows'] as estypes.AggregationsFiltersAggregate).buckets as estypes.AggregationsFiltersBucket[];
   return buckets.map((bucket) => bucket.doc_count);
 }

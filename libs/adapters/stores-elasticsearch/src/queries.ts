@@ -221,14 +221,15 @@ export function inRangeQuery(scope: Scope, range: { from: number; to: number }, 
 
 /**
  * How many of the end user's memories (passing `filter`) each time window holds, as inRangeQuery counts them: one
- * search with a bucket per window, whatever their number. `within` bounds the documents bucketed (the widest window).
+ * search with a bucket per window, whatever their number. `within`, when given, bounds the documents bucketed (the
+ * widest window); without it every memory of the end user is.
  */
-export function windowCountsRequest(index: string, scope: Scope, within: { from: number; to: number }, windows: ReadonlyArray<{ from: number; to: number }>, filter?: MemoryFilter): estypes.SearchRequest {
+export function windowCountsRequest(index: string, scope: Scope, windows: ReadonlyArray<{ from: number; to: number }>, within?: { from: number; to: number }, filter?: MemoryFilter): estypes.SearchRequest {
   return {
     index,
     size: 0,
     track_total_hits: false,
-    query: inRangeQuery(scope, within, filter),
+    query: within ? inRangeQuery(scope, within, filter) : { bool: { filter: scopedFilter(scope, filter) } },
     aggs: { windows: { filters: { filters: windows.map(timeRangeFilter) } } },
   };
 }

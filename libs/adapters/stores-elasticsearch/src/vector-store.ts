@@ -137,7 +137,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     this.checkOpen();
     checkScope(scope);
     ranges.forEach(checkTimeRange);
-    return ranges.length === 0 ? [] : countInTimeWindows(this.client, this.index, scope, { from: -Infinity, to: Infinity }, ranges);
+    return ranges.length === 0 ? [] : countInTimeWindows(this.client, this.index, scope, ranges);
   }
 
   async matching(scope: Scope, ids: string[], filter: MemoryFilter): Promise<string[]> {
