@@ -33,9 +33,9 @@ export async function searchInTimeRange(
   readAllUpTo = READ_ALL,
 ): Promise<TimedId[]> {
   if (!(range.from < range.to) || limit === 0) return [];
-  const bounded = Number.isFinite(range.from) && Number.isFinite(range.to);
-  const total = bounded ? (await countInTimeWindows(client, index, scope, [range], range, filter))[0]! : Infinity;
-  if (!bounded || total <= Math.max(readAllUpTo, 4 * limit)) return nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, range, filter)), limit);
+  // Whatever meets a window inside the range is in the range; moments are measured in the range.
+  const nearestIn = async (window: TimeRange) => nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, window, filter)), limit);
+  if (!(Number.isFinite(range.from) && Number.isFinite(range.to))) return nearestIn(range);
 
   const middle = rangeMiddle(range);
   // One millisecond of slack each side: a memory whose moment is exactly half away still meets the window.
@@ -43,10 +43,16 @@ export async function searchInTimeRange(
   // count(windowOf(short)) < limit <= count(windowOf(holding)) throughout.
   let short = 0;
   let holding = (range.to - range.from) / 2;
-  let held = total;
+  // The range's total comes with the first round's counts, so a range past readAllUpTo costs no request of its own.
+  const [total, ...firstCounts] = await countInTimeWindows(client, index, scope, [range, ...widthsBetween(1, holding).map(windowOf)], range, filter);
+  if (total! <= Math.max(readAllUpTo, 4 * limit)) return nearestIn(range);
+
+  let held = total!;
+  let counted: number[] | null = firstCounts;
   for (let round = 0; round < MAX_NARROWING_ROUNDS && held > 4 * limit && holding - short > 1; round++) {
     const halves = widthsBetween(Math.max(short, 1), holding);
-    const counts = await countInTimeWindows(client, index, scope, halves.map(windowOf), windowOf(holding), filter);
+    const counts = counted ?? (await countInTimeWindows(client, index, scope, halves.map(windowOf), windowOf(holding), filter));
+    counted = null;
     const first = counts.findIndex((count) => count >= limit);
     if (first === -1) {
       short = halves[halves.length - 1]!;
@@ -60,9 +66,8 @@ export async function searchInTimeRange(
     held = counts[first]!;
   }
   for (let half = holding; ; ) {
-    // The window lies inside the range, so whatever meets it is in the range; moments are measured in the range.
     const window = windowOf(half);
-    const nearest = nearestFirst(range, await readAll(client, index, scope, inRangeQuery(scope, window, filter)), limit);
+    const nearest = await nearestIn(window);
     const last = nearest[nearest.length - 1];
     const whole = window.from === range.from && window.to === range.to;
     if (whole || (nearest.length === limit && last !== undefined && distanceFromMiddle(range, last.time) <= half)) return nearest;
