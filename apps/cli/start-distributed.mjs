@@ -3,7 +3,6 @@
 // tsx process brings the compiled apps up to date (`build-apps`), then the compiled cli runs here.
 // MEMORY_COMPILED_APPS=off runs everything from the sources: the cli through tsx, in a child process.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -17,11 +16,10 @@ if (process.env['MEMORY_COMPILED_APPS'] === 'off') {
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  const built = spawnSync(process.execPath, [...throughTsx, 'build-apps'], { stdio: 'inherit' });
+  // The build says where the compiled cli is, so this file knows nothing of the build's layout.
+  const built = spawnSync(process.execPath, [...throughTsx, 'build-apps', '--json'], { stdio: ['inherit', 'pipe', 'inherit'], encoding: 'utf8' });
   if (built.status !== 0) process.exit(built.status ?? 1);
-  const apps = join(here, '..', '..', 'dist', 'apps');
-  const { build } = JSON.parse(readFileSync(join(apps, 'manifest.json'), 'utf8'));
-  const compiledCli = join(apps, build, 'cli.mjs');
+  const compiledCli = JSON.parse(built.stdout.trim().split('\n').pop()).cli;
   process.argv = [process.argv[0], compiledCli, ...args];
   await import(pathToFileURL(compiledCli).href);
 }

@@ -14,7 +14,8 @@ const USAGE = `memory cli (npm run cli -- <command>)
 
   start-distributed                 edge, search, the enricher and one worker for the other stages
                                     (MEMORY_STAGE_WORKERS=each: one per stage), compiled, against the engines
-  build-apps                        compile the apps into dist/apps when a source changed since the last build
+  build-apps [--json]               compile the apps into dist/apps when a source changed since the last build;
+                                    --json: then print each app's bundle path as JSON (the progress goes to stderr)
   lag [--distributed]               records each consumer group still has to process
   reset-group <stage|group> <earliest|latest|offset|ISO time> [--topic T] [--distributed]
                                     move a stopped group; its next start reads from there
@@ -41,9 +42,12 @@ async function main(argv: string[]): Promise<number> {
     case 'start-distributed':
       await (await commands.startDistributed())(process.env, print);
       return -1; // keeps running until a signal
-    case 'build-apps':
-      await (await commands.buildApps())(print);
+    case 'build-apps': {
+      const json = args.includes('--json');
+      const bundles = await (await commands.buildApps())(json ? (line) => process.stderr.write(line + '\n') : print);
+      if (json) print(JSON.stringify(bundles));
       return 0;
+    }
     case 'lag':
       await (await commands.replay()).showLag(mode, process.env, print);
       return 0;

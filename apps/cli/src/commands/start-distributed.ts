@@ -15,11 +15,11 @@ async function appCommands(env: Record<string, string | undefined>, print: (line
 const sourceCommand = (script: string) => [...loaderFlags(script), script];
 
 /**
- * `build-apps`: compiles the apps when a source changed since the last build (start-distributed's launcher, which
- * runs compiled itself, asks for it first: apps/cli/start-distributed.mjs).
+ * `build-apps`: compiles the apps when a source changed since the last build, and says where each bundle is
+ * (start-distributed's launcher, which runs the compiled cli itself, asks for it first: apps/cli/start-distributed.mjs).
  */
-export async function buildApps(print: (line: string) => void): Promise<void> {
-  await appBundles(repoRoot, print);
+export async function buildApps(print: (line: string) => void): Promise<Record<BundledApp, string>> {
+  return appBundles(repoRoot, print);
 }
 
 /**
