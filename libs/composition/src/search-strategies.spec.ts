@@ -157,6 +157,24 @@ describe('search strategies on the embedded stores', function () {
     }
   });
 
+  it('entity_anchor takes the number of memories from the user\'s centroid, and counts them in the store only when there is none', async () => {
+    await remember('direct', { content: 'Okafor recommended physiotherapy', entities: [{ name: 'Okafor', type: 'person', key: 'okafor' }] });
+    const counted: Scope[] = [];
+    const vectors = new Proxy(stores.vectors, {
+      get: (target, name, receiver) => (name === 'count' ? (asked: Scope) => (counted.push(asked), target.count(asked)) : Reflect.get(target, name, receiver)),
+    });
+    const entityScore = async () => {
+      const { data } = await searchMemories({ vectors, centroids: stores.centroids, graph, embedder: noEmbedding, now: () => NOW }, configOf({ query: 'What did Okafor tell me?', strategy: 'entity_anchor', explain: true }));
+      return (data[0]?.explain?.['strategies'] as Record<string, { score: number }>)['entity_anchor']!.score;
+    };
+    // idf = ln(1 + N / df), the anchor in one memory.
+    expect(await entityScore()).to.be.closeTo(Math.log(1 + 1), 1e-9);
+    expect(counted).to.have.length(1);
+    await stores.centroids.save(scope, { embeddingModel: 'fixed', sum: unitVector(DIMS, { 0: 1 }), memoryCount: 400, similaritySum: 400 }, new Map());
+    expect(await entityScore()).to.be.closeTo(Math.log(1 + 400), 1e-9);
+    expect(counted, 'no count once the centroid has one').to.have.length(1);
+  });
+
   it('entity_anchor finds a person stored with a title from the bare name', async () => {
     await remember('titled', { content: 'Dr. Mensah moved my appointment', entities: [{ name: 'Dr Mensah', type: 'person', key: 'dr mensah' }] });
     const { data } = await search('When is my appointment with Mensah?', 'entity_anchor');

@@ -1,5 +1,5 @@
 import { timedPort, timeStep } from '@memory/platform';
-import { graphIds, type Scope, type VectorStore } from '@memory/ports';
+import { graphIds, type Centroid, type Scope, type VectorStore } from '@memory/ports';
 import { SEARCH_MODES, type SearchConfig } from './config.js';
 import { FUSION_METHODS, type Fused } from './fusion.js';
 import { settleImpliedYear } from './implied-year.js';
@@ -77,14 +77,19 @@ async function resolveQuery(vectors: VectorStore, config: SearchConfig, now: num
 
 function strategyInput(deps: SearchDeps, config: SearchConfig, analysis: QueryAnalysis): TextStrategyInput {
   let vector: Promise<Float32Array> | null = null;
+  let centroid: Promise<Centroid | null> | null = null;
   let count: Promise<number> | null = null;
+  const userCentroid = () => (centroid ??= deps.centroids ? deps.centroids.get(config.scope) : Promise.resolve(null));
   return {
     deps,
     config,
     analysis,
     forced: config.name === 'forced',
     queryVector: () => (vector ??= deps.embedder.embed([config.query], 'query').then(([embedded]) => embedded!)),
-    memoryCount: () => (count ??= deps.vectors.count(config.scope)),
+    userCentroid,
+    // The centroid counts the memories folded into it, which is the user's memories once the pipeline has drained:
+    // idf needs no more, and the semantic path reads the centroid anyway. Counted in the store when there is none.
+    memoryCount: () => (count ??= userCentroid().then((found) => found?.memoryCount ?? deps.vectors.count(config.scope))),
   };
 }
 

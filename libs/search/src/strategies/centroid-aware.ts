@@ -27,7 +27,7 @@ export const centroidAware: Strategy = {
     // the query, instead of one after the other.
     const vector = input.queryVector();
     const lexical = lexicalCandidates(input, range);
-    const centroid = !config.semantic.centroidMode && input.deps.centroids ? input.deps.centroids.get(config.scope) : null;
+    const centroid = config.semantic.centroidMode ? null : input.userCentroid();
     // When the embedding fails first, nobody awaits these reads: their own failures must not go unhandled.
     lexical.catch(() => undefined);
     centroid?.catch(() => undefined);

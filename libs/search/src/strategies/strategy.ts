@@ -1,4 +1,4 @@
-import type { CentroidStore, Embedder, GraphStore, VectorStore } from '@memory/ports';
+import type { Centroid, CentroidStore, Embedder, GraphStore, VectorStore } from '@memory/ports';
 import type { SearchConfig } from '../config.js';
 import type { RankedList } from '../fusion.js';
 import type { QueryAnalysis } from '../query-analysis.js';
@@ -34,7 +34,9 @@ export interface TextStrategyInput {
   forced: boolean;
   /** The query embedded once for every strategy that needs meaning; strategies that do not never call the model. */
   queryVector(): Promise<Float32Array>;
-  /** How many memories the end user has (idf needs it); counted once, when first asked. */
+  /** The end user's centroid (null when none has been calibrated yet), read once, when first asked. */
+  userCentroid(): Promise<Centroid | null>;
+  /** How many memories the end user has (idf needs it); read once, when first asked. */
   memoryCount(): Promise<number>;
 }
 
