@@ -23,13 +23,14 @@ export async function buildApps(print: (line: string) => void): Promise<Record<B
 }
 
 /**
- * Node's flags for every app. Under load V8 lets a heap grow to several times what it keeps alive before its next
+ * Node's flags for the apps. Under load V8 lets a heap grow to several times what it keeps alive before its next
  * full collection (the dynamic factor goes up to 4); a fixed fifth above the live heap after each one keeps the
  * processes' garbage bounded. The young generation's semispaces grow to 16 MB each under a steady stream of
- * short-lived objects and stay committed; 8 MB holds a batch's garbage as well (README, Memory per process).
- * Operators can set MEMORY_APP_NODE_FLAGS ('' for none).
+ * short-lived objects and stay committed; 8 MB holds a batch's or a search's garbage as well, but not the edge's
+ * hundreds of requests in flight, which it then promoted at more CPU per accept (README, Memory per process).
+ * Operators can set MEMORY_APP_NODE_FLAGS for every app ('' for none).
  */
-const DEFAULT_APP_NODE_FLAGS = '--heap-growing-percent=20 --max-semi-space-size=8';
+const defaultNodeFlags = (entry: BundledApp) => (entry === 'edge' ? '--heap-growing-percent=20' : '--heap-growing-percent=20 --max-semi-space-size=8');
 
 /**
  * The distributed mode on one machine: the search app, one process per consumer group, then the edge on PORT, all
@@ -40,11 +41,11 @@ export async function startDistributed(env: Record<string, string | undefined>, 
   // Resolved once here so a development key is created (and printed) once, before the apps read it.
   loadApiKeys(config.dataDir, config.apiKeys, print);
   const command = await appCommands(env, print);
-  const nodeFlags = (env['MEMORY_APP_NODE_FLAGS'] ?? DEFAULT_APP_NODE_FLAGS).split(/\s+/).filter(Boolean);
+  const nodeFlags = (entry: BundledApp) => (env['MEMORY_APP_NODE_FLAGS'] ?? defaultNodeFlags(entry)).split(/\s+/).filter(Boolean);
   const app = (name: string, entry: BundledApp, appEnv: Record<string, string | undefined>): ProcessSpec => ({
     name,
     command: process.execPath,
-    args: [...nodeFlags, ...command(entry)],
+    args: [...nodeFlags(entry), ...command(entry)],
     // glibc gives each thread that allocates an arena of its own, up to 8 per core, and a fragmented arena keeps what
     // was freed: the enricher (threads for the model, ONNX Runtime and libuv) held ~50 MB more that way. Two arenas
     // unless the operator sets it; other C libraries ignore the variable.
