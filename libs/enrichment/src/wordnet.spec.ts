@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,24 @@ describe('WordNet', () => {
       expect(error).to.be.instanceOf(MemoryServiceError);
       expect((error as MemoryServiceError).code).to.equal('ENRICHMENT.WORDNET_UNAVAILABLE');
       expect((error as MemoryServiceError).retriable).to.equal(false);
+    });
+
+    it('names the data file it cannot open, and leaves none of the others open', async () => {
+      const partial = await mkdtemp(join(tmpdir(), 'wordnet-partial-'));
+      try {
+        for (const pos of ['noun', 'verb', 'adj']) await writeFile(join(partial, `index.${pos}`), '');
+        await writeFile(join(partial, 'data.noun'), '');
+        const openBefore = readdirSync('/proc/self/fd').length;
+        const error = await WordNet.load(partial).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect((error as MemoryServiceError).code).to.equal('ENRICHMENT.WORDNET_UNAVAILABLE');
+        expect((error as MemoryServiceError).details).to.deep.include({ file: 'data.verb' });
+        expect(readdirSync('/proc/self/fd').length).to.equal(openBefore);
+      } finally {
+        await rm(partial, { recursive: true, force: true });
+      }
     });
   });
 });

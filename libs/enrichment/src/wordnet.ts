@@ -1,4 +1,4 @@
-import { openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -42,8 +42,7 @@ const POS_LIST: readonly WordNetPos[] = ['noun', 'verb', 'adj'];
  * lexicographer file. Both are looked up where WordNet's own library looks them up: an index file's lines are
  * sorted by lemma, so a lemma is a binary search over the file's bytes held in memory (6 MB for the three parts
  * of speech), and a synset is read from the data file at its byte offset the first time it is asked for (the
- * data files, 21 MB, stay on disk). Parsing every index line into a Map held four times the files' size on the
- * heap; this holds the files and one offset per line.
+ * data files, 21 MB, stay on disk). Only the lemmas asked for are parsed: most of WordNet's 150,000 never are.
  */
 export class WordNet {
   private readonly entryCache = new Map<string, IndexEntry | null>();
@@ -69,13 +68,15 @@ export class WordNet {
         }),
       ),
     );
-    const data = POS_LIST.map((pos) => {
+    const data: number[] = [];
+    for (const pos of POS_LIST) {
       try {
-        return openSync(join(dir, `data.${pos}`), 'r');
+        data.push(openSync(join(dir, `data.${pos}`), 'r'));
       } catch (cause) {
+        for (const fd of data) closeSync(fd);
         throw unavailable(`data.${pos}`, cause);
       }
-    });
+    }
     return new WordNet({ noun: indexes[0]!, verb: indexes[1]!, adj: indexes[2]! }, { noun: data[0]!, verb: data[1]!, adj: data[2]! });
   }
 
