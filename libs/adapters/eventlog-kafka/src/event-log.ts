@@ -14,6 +14,7 @@ import { partitionFor } from '@memory/contracts';
 import { explicitPartitioner } from './partitioner.js';
 import { checkPosition, lagOf, offsetFor, toOffset, type Watermarks } from './positions.js';
 import { clusterFactoryOf } from './raw-cluster.js';
+import { quietIdleRequestQueues } from './idle-request-queue.js';
 import { toMessage, validateRecord } from './records.js';
 
 /** Partition counts are cached this long; Kafka clients refresh metadata on the same schedule (metadata.max.age.ms). */
@@ -29,6 +30,7 @@ const IDLE_GROUP_STATES = new Set(['Empty', 'Dead']);
  */
 export async function openKafkaEventLog(options: KafkaEventLogOptions): Promise<EventLog> {
   const resolved = resolveOptions(options);
+  quietIdleRequestQueues();
   const retry: RetryOptions = { retries: resolved.retries, initialRetryTime: 100, maxRetryTime: 5_000 };
   const kafka = new Kafka({
     clientId: resolved.clientId,
