@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
@@ -29,6 +30,9 @@ function launcher(env: Record<string, string> = {}) {
   return {
     get url() {
       return process.url;
+    },
+    get pid() {
+      return process.pid;
     },
     start: () => process.start(),
     // The same namespace again: Kafka topics, Elasticsearch indices (idempotency keys included) and blobs stay.
@@ -127,6 +131,25 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
     });
   });
 
+  describe('MEMORY_PIPELINE_NICE', function () {
+    this.timeout(240_000);
+    const service = launcher({ MEMORY_PIPELINE_NICE: '7' });
+    before(() => service.start());
+    after(() => service.stop());
+
+    it('runs every thread of the stage workers at that niceness, and the edge and the search app at the launcher\'s', () => {
+      const own = niceOf(readFileSync('/proc/self/stat', 'utf8'));
+      const apps = descendants(service.pid!).flatMap((pid) => {
+        const app = /\/(edge|search|stage-worker)\.mjs/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
+        return app ? [{ app, threads: readdirSync(`/proc/${pid}/task`).map((tid) => niceOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))) }] : [];
+      });
+      expect(apps.map(({ app }) => app).sort()).to.deep.equal(['edge', 'search', 'stage-worker', 'stage-worker']);
+      for (const { app, threads } of apps) {
+        expect(new Set(threads), app).to.deep.equal(new Set([app === 'stage-worker' ? Math.min(19, own + 7) : own]));
+      }
+    });
+  });
+
   describe('a consumer killed mid-stream', function () {
     this.timeout(400_000);
     const service = new DistributedProcesses();
@@ -186,3 +209,21 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
     });
   });
 });
+
+/** A process's or thread's niceness, from its /proc stat line (the 19th field; the name in parentheses may hold spaces). */
+const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+
+/** The processes below a process, from /proc. */
+function descendants(root: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const below = (pid: number): number[] => [...parentOf].filter(([, parent]) => parent === pid).flatMap(([child]) => [child, ...below(child)]);
+  return below(root);
+}

@@ -90,6 +90,12 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
      * scales out) alone and the other stages in one worker, a process's fixed memory paid once instead of six times.
      */
     stageWorkers: c.oneOf('MEMORY_STAGE_WORKERS', ['each', 'shared'] as const, 'shared'),
+    /**
+     * start-distributed: the niceness the stage workers run at, so that on a box the processes share, the edge's and
+     * the search app's requests get the cores first. Off by default: it takes the cores from the pipeline's freshness
+     * whenever searches keep the box busy (README, Requests first).
+     */
+    pipelineNice: c.integer('MEMORY_PIPELINE_NICE', 0, { min: 0, max: 19 }),
     /** Where the edge relays searches in the distributed mode: one search app or several (comma-separated, taken in turn). */
     searchUrls: c.string('MEMORY_SEARCH_URL', 'http://127.0.0.1:8090').split(',').map((url) => url.trim()).filter(Boolean),
     kafka: {

@@ -33,6 +33,14 @@ export async function buildApps(print: (line: string) => void): Promise<Record<B
 const defaultNodeFlags = (entry: BundledApp) => (entry === 'edge' ? '--heap-growing-percent=20' : '--heap-growing-percent=20 --max-semi-space-size=8');
 
 /**
+ * A command run at a niceness, through nice(1) so that every thread of the process has it (Linux sets a niceness
+ * per thread, and a running process's other threads would keep theirs).
+ */
+function niced(nice: number, command: string, args: string[]): Pick<ProcessSpec, 'command' | 'args'> {
+  return nice === 0 || process.platform === 'win32' ? { command, args } : { command: 'nice', args: ['-n', String(nice), command, ...args] };
+}
+
+/**
  * The distributed mode on one machine: the search app, one process per consumer group, then the edge on PORT, all
  * against the engines (`npm run engines:up`). Same variables as `npm start`; a process that dies is restarted.
  */
@@ -44,8 +52,7 @@ export async function startDistributed(env: Record<string, string | undefined>, 
   const nodeFlags = (entry: BundledApp) => (env['MEMORY_APP_NODE_FLAGS'] ?? defaultNodeFlags(entry)).split(/\s+/).filter(Boolean);
   const app = (name: string, entry: BundledApp, appEnv: Record<string, string | undefined>): ProcessSpec => ({
     name,
-    command: process.execPath,
-    args: [...nodeFlags(entry), ...command(entry)],
+    ...niced(entry === 'stage-worker' ? config.pipelineNice : 0, process.execPath, [...nodeFlags(entry), ...command(entry)]),
     // glibc gives each thread that allocates an arena of its own, up to 8 per core, and a fragmented arena keeps what
     // was freed: the enricher (threads for the model, ONNX Runtime and libuv) held ~50 MB more that way. Two arenas
     // unless the operator sets it; other C libraries ignore the variable.
