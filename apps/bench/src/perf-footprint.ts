@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readMetric } from '@memory/drill';
 import { anonymousMb, proportionalMb, residentMb } from '@memory/platform';
-import { processName, processTree } from './process-tree.js';
+import { cpuTimeMs, processName, processTree } from './process-tree.js';
 
 /**
  * What the service occupies: memory of its processes, and bytes on disk with what they cover. The memory twice: the
@@ -45,6 +45,29 @@ export function treeFootprints(pid: number | null): ProcessFootprint[] {
     const name = processName(member);
     return name === null ? [] : [{ name, rssMb: residentMb(member), pssMb: proportionalMb(member), anonymousMb: anonymousMb(member) }];
   });
+}
+
+/** CPU a process tree spends a second while nothing is asked of it, in all and per process. */
+export interface IdleCpu {
+  msPerS: number;
+  processes: Array<{ name: string; msPerS: number }>;
+}
+
+/**
+ * The CPU a service's processes use over `seconds` while no request comes: timers, pollers and consumers waiting for
+ * records, the cost the service has on a box before it does any work (an idle stack once spent 136 ms a second in
+ * kafkajs's timers). Null where the service's processes cannot be read.
+ */
+export async function idleCpu(pid: number | null, seconds: number): Promise<IdleCpu | null> {
+  if (pid === null) return null;
+  const members = processTree(pid);
+  const before = new Map(members.map((member) => [member, cpuTimeMs(member)]));
+  await sleep(seconds * 1000);
+  const processes = members.flatMap((member) => {
+    const [start, end, name] = [before.get(member), cpuTimeMs(member), processName(member)];
+    return start == null || end === null || name === null ? [] : [{ name, msPerS: (end - start) / seconds }];
+  });
+  return { msPerS: processes.reduce((total, one) => total + one.msPerS, 0), processes };
 }
 
 /** Resident memory of a process and all its descendants (the distributed launcher and its stage processes). */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sentenceGenerator, type LatencySummary, type PerformanceRow } from '@memory/evaluation';
 import { resolveTimeReferences } from '@memory/temporal';
 import { BenchApi } from './api.js';
@@ -8,7 +9,7 @@ import type { EdgeLevel, Reads } from './load-commands.js';
 import { runLoad } from './load-process.js';
 import { embedRaw, ingestMany, pipelineThroughput, waitForJobs, type PerfContext } from './perf-pipeline.js';
 import { eraseLatency, forgetLatency } from './perf-forget.js';
-import { nextFullCollection } from './perf-footprint.js';
+import { idleCpu, nextFullCollection } from './perf-footprint.js';
 import { overloadScenario } from './perf-overload.js';
 import type { PerfPlan } from './perf-plan.js';
 import type { Print } from './progress.js';
@@ -19,6 +20,10 @@ export interface PerfFigures {
   figures: Record<string, unknown>;
   rows: PerformanceRow[];
 }
+
+/** The idle row: a few seconds for the last commits and refreshes after a drain to settle, then the window read. */
+const IDLE_SETTLE_S = 5;
+const IDLE_SECONDS = 10;
 
 const sizeLabel = (size: number) => (size >= 1000 ? `${size / 1000}k` : String(size));
 
@@ -97,6 +102,13 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   rows.push({ metric: 'pipeline_per_s', condition: `${pipeline.memories} memories`, value: pipeline.perS, unit: 'mem/s' });
   rows.push({ metric: 'limit_ratio', condition: 'pipeline / embed_raw', value: pipeline.perS / raw.perS, unit: '' });
   if (pipeline.failed) print(`  ${pipeline.failed} jobs failed`);
+
+  print(`\n[idle_cpu] the service's processes, ${IDLE_SETTLE_S} s after the pipeline drained, for ${IDLE_SECONDS} s with no request`);
+  await sleep(IDLE_SETTLE_S * 1000);
+  const idle = await idleCpu(target.pid(), IDLE_SECONDS);
+  figures['idle_cpu'] = idle;
+  if (idle) print(`  CPU ms a second: ${idle.processes.map((one) => `${one.name} ${one.msPerS.toFixed(1)}`).join(', ')}`);
+  rows.push({ metric: 'idle_cpu', condition: "the service's processes, no request", value: idle?.msPerS ?? null, unit: 'ms/s' });
 
   const searchUser = `search-${runId}`;
   let held = 0;

@@ -40,6 +40,21 @@ export function killTree(pid: number): void {
   }
 }
 
+/** Linux reports CPU time in USER_HZ ticks, 100 a second on every architecture's user ABI. */
+const TICK_MS = 10;
+
+/** CPU time a process has used so far, user and system, in ms (from /proc/<pid>/stat); null when it is gone. */
+export function cpuTimeMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime and stime are the 14th and 15th fields; the name in parentheses before them may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What a process of the service is, for a reader of the bench: its script's name (`edge`, `search`, `stage-worker`,
  * the launcher's `start-distributed`), with the stages a stage worker runs (MEMORY_STAGES in its environment), or the
