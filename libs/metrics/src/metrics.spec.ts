@@ -5,6 +5,17 @@ import { runInNewContext } from 'node:vm';
 import { metricsExposition, observeJobs, observeLag, scrapeSourceFailures, timed } from './metrics.js';
 
 describe('metrics', () => {
+  it("still sees the event loop held up, at ten samples a second: a 300 ms block shows in the lag's maximum", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const blockedUntil = Date.now() + 300;
+    while (Date.now() < blockedUntil) {
+      // Holding the event loop, as a slow synchronous step would.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const max = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec((await metricsExposition()).text)?.[1];
+    expect(Number(max)).to.be.above(0.2);
+  });
+
   it('reads lag and job counts from the sources registered at scrape time, and stops when one is removed', async () => {
     const removeLag = observeLag(async () => [{ group: 'spec-group', topic: 'spec.topic', partition: 3, lag: 7 }]);
     const removeJobs = observeJobs(async () => ({ Failed: 2 }));
