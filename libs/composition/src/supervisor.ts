@@ -36,9 +36,13 @@ export function supervise(print: (line: string) => void): Supervisor {
       const launch = () => {
         const child = spawn(spec.command, spec.args, { env: { ...process.env, ...spec.env }, stdio: ['ignore', 'pipe', 'pipe'] });
         children.push(child);
-        // The command itself could not be run (not found, not executable): no restart will help.
-        child.on('error', (error) => reject(new Error(`${spec.name} could not be started with ${spec.command}: ${error.message}`)));
         const prefix = `[${spec.name}] `;
+        // The command itself could not be run (not found, not executable): no restart will help.
+        child.on('error', (error) => {
+          const why = `${spec.name} could not be started with ${spec.command}: ${error.message}`;
+          print(prefix + why);
+          reject(new Error(why));
+        });
         for (const stream of [child.stdout!, child.stderr!]) {
           createInterface({ input: stream }).on('line', (line) => {
             print(prefix + line);
