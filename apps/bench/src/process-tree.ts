@@ -8,9 +8,7 @@ export function processTree(pid: number): number[] {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        // The parent pid is the second field after the parenthesised command name, which may contain spaces.
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const parent = Number(statFields(Number(entry))[1]);
         children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
       } catch {
         // Gone between the listing and the read.
@@ -46,13 +44,21 @@ const TICK_MS = 10;
 /** CPU time a process has used so far, user and system, in ms (from /proc/<pid>/stat); null when it is gone. */
 export function cpuTimeMs(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // utime and stime are the 14th and 15th fields; the name in parentheses before them may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, the 14th and 15th fields of the line.
+    const fields = statFields(pid);
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
   } catch {
     return null;
   }
+}
+
+/**
+ * The fields of /proc/<pid>/stat after the parenthesised command name (which may hold spaces): the state first
+ * (the 3rd field of the line), the parent pid second. Throws when the process is gone.
+ */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /**
