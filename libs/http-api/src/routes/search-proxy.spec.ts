@@ -82,6 +82,31 @@ describe('searchProxyRoutes with several search apps', () => {
     expect(after.map((reply) => reply.body.servedBy).sort()).to.deep.equal(['first', 'first', 'later', 'later']);
   });
 
+  it('keeps its connection to a search app open between searches, and asks again on a new one when a kept one was closed under it', async () => {
+    // The app answers the first request of each connection and drops the connection at the second, as a server
+    // closing an idle connection at the moment it is reused would.
+    const connections: number[] = [];
+    const server = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (socket.served === 1) connections.push(1);
+      req.resume();
+      req.on('end', () => {
+        if (socket.served === 2 && connections.length === 1) return socket.destroy();
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ data: [], servedBy: 'only' }));
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const edgeUrl = await edge([`http://127.0.0.1:${(server.address() as { port: number }).port}`]);
+
+    const replies = [];
+    for (let i = 0; i < 4; i++) replies.push(await search(edgeUrl));
+    expect(replies.map((reply) => reply.status), 'the dropped connection costs the client nothing').to.deep.equal([200, 200, 200, 200]);
+    expect(connections.length, 'one connection, then one more after the drop').to.equal(2);
+  });
+
   it('answers 503 SEARCH.UNAVAILABLE with Retry-After when no app answers', async () => {
     const edgeUrl = await edge([`http://127.0.0.1:${await unusedPort()}`, `http://127.0.0.1:${await unusedPort()}`]);
     const reply = await search(edgeUrl);

@@ -1,4 +1,5 @@
 import { Router, raw, type Request, type Response } from 'express';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { RequestError, serverTimingHeader } from '@memory/platform';
 import { REQUEST_LIMITS } from '../limits.js';
@@ -53,29 +54,69 @@ export class SearchRotation {
 export function searchProxyRoutes(searchUrls: readonly string[]): Router {
   const router = Router();
   const rotation = new SearchRotation(searchUrls.map((url) => url.replace(/\/+$/, '')));
-  for (const path of SEARCH_PATHS) router.post(path, raw({ type: () => true, limit: REQUEST_LIMITS.imageJsonBodyBytes }), relay(rotation));
-  for (const path of MEMORY_READ_PATHS) router.get(path, relay(rotation));
+  const agent = new Agent({ keepAlive: true });
+  for (const path of SEARCH_PATHS) router.post(path, raw({ type: () => true, limit: REQUEST_LIMITS.imageJsonBodyBytes }), relay(rotation, agent));
+  for (const path of MEMORY_READ_PATHS) router.get(path, relay(rotation, agent));
   return router;
 }
 
+/** What a search app answered, read whole. */
+interface Upstream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** How long a search app may stay silent before the relay gives up on it (and does not ask another). */
+const UPSTREAM_TIMEOUT_MS = 30_000;
+
+class UpstreamTimeout extends Error {
+  constructor() {
+    super(`no answer within ${UPSTREAM_TIMEOUT_MS} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * One round trip on node:http over kept-alive connections: the relay sits in front of every search, and fetch's
+ * streams and header objects cost the edge more CPU than the rest of a relayed search (README, "The edge's relay").
+ * A kept-alive connection the app closed just as it was reused is retried once on a new one: that is not the app failing.
+ */
+function askSearchApp(agent: Agent, url: string, method: string, headers: Record<string, string>, body: Buffer | undefined, retried = false): Promise<Upstream> {
+  return new Promise<Upstream>((resolve, reject) => {
+    const req = request(url, { method, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, agent, timeout: UPSTREAM_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new UpstreamTimeout()));
+    req.on('error', (error: Error & { code?: string }) => {
+      if (req.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(askSearchApp(agent, url, method, headers, body, true));
+      else reject(error);
+    });
+    req.end(body);
+  });
+}
+
 /** One request to the apps in the rotation's order: the next is asked only when one gave no answer (a search and a read are safe to send again), never after a timeout. */
-async function fetchFromAny(rotation: SearchRotation, path: string, init: RequestInit): Promise<globalThis.Response> {
+async function askAny(rotation: SearchRotation, agent: Agent, path: string, method: string, headers: Record<string, string>, body: Buffer | undefined): Promise<Upstream> {
   const failures: string[] = [];
   for (const base of rotation.order()) {
     try {
-      const upstream = await fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
+      const upstream = await askSearchApp(agent, `${base}${path}`, method, headers, body);
       rotation.answered(base);
       return upstream;
     } catch (error) {
       rotation.failed(base);
       failures.push(`${base} (${(error as Error).message})`);
-      if ((error as Error).name === 'TimeoutError') break;
+      if (error instanceof UpstreamTimeout) break;
     }
   }
   throw new RequestError(503, 'SEARCH.UNAVAILABLE', `no search app answered: ${failures.join(', ')}; retry shortly`);
 }
 
-function relay(rotation: SearchRotation) {
+function relay(rotation: SearchRotation, agent: Agent) {
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
@@ -86,18 +127,17 @@ function relay(rotation: SearchRotation) {
     const requestId = res.getHeader('x-request-id');
     if (typeof requestId === 'string') headers['x-request-id'] = requestId;
     const started = performance.now();
-    const upstream = await fetchFromAny(rotation, req.originalUrl, { method: req.method, headers, body: Buffer.isBuffer(req.body) ? req.body : undefined });
+    const upstream = await askAny(rotation, agent, req.originalUrl, req.method, headers, Buffer.isBuffer(req.body) ? req.body : undefined);
     res.status(upstream.status);
-    const contentType = upstream.headers.get('content-type');
-    if (contentType) res.type(contentType);
+    const contentType = upstream.headers['content-type'];
+    if (contentType) res.setHeader('content-type', contentType);
     // The search app's 503 says when to come back; the client hears the same.
-    const retryAfter = upstream.headers.get('retry-after');
+    const retryAfter = upstream.headers['retry-after'];
     if (retryAfter) res.setHeader('retry-after', retryAfter);
-    const body = Buffer.from(await upstream.arrayBuffer());
     // The search app's steps, and the relay's own: the round trip to the search app, its answer read whole.
-    const steps = upstream.headers.get('server-timing');
+    const steps = upstream.headers['server-timing'];
     const relayed = serverTimingHeader([{ step: 'edge.relay', count: 1, ms: performance.now() - started }]);
     res.setHeader('server-timing', steps ? `${steps}, ${relayed}` : relayed);
-    res.send(body);
+    res.end(upstream.body);
   };
 }
