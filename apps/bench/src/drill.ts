@@ -22,11 +22,11 @@ import {
   type ProcessControl,
 } from '@memory/drill';
 import { appOfScript, stageWorkerName } from '@memory/composition';
+import { processTree } from '@memory/platform';
 import { drawNumbered, TEST_KEYS, unusedPort, writePdf, type ServiceProcess } from '@memory/testing';
 import { UsageError } from './args.js';
 import { launchDistributed } from './distributed-service.js';
 import { DRILL_USAGE, parseDrillArgs } from './drill-args.js';
-import { processTree } from './process-tree.js';
 import type { Print } from './progress.js';
 import { runMain } from './run-main.js';
 

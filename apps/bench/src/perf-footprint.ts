@@ -2,8 +2,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readMetric } from '@memory/drill';
-import { anonymousMb, proportionalMb, residentMb } from '@memory/platform';
-import { cpuTimeMs, processName, processTree } from './process-tree.js';
+import { anonymousMb, cpuTimeMs, processTree, proportionalMb, residentMb } from '@memory/platform';
+import { processName } from './process-tree.js';
 
 /**
  * What the service occupies: memory of its processes, and bytes on disk with what they cover. The memory twice: the

@@ -1,31 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-
-/** A process and all its descendants, from /proc (the distributed launcher and its stage processes); [pid] without /proc. */
-export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const parent = Number(statFields(Number(entry))[1]);
-        children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-      } catch {
-        // Gone between the listing and the read.
-      }
-    }
-  } catch {
-    return [pid];
-  }
-  const tree: number[] = [];
-  const pending = [pid];
-  while (pending.length > 0) {
-    const next = pending.pop()!;
-    tree.push(next);
-    pending.push(...(children.get(next) ?? []));
-  }
-  return tree;
-}
+import { processTree } from '@memory/platform';
 
 /** SIGKILL to a process and its descendants, children first seen before the parent dies. */
 export function killTree(pid: number): void {
@@ -36,29 +11,6 @@ export function killTree(pid: number): void {
       // Already gone.
     }
   }
-}
-
-/** Linux reports CPU time in USER_HZ ticks, 100 a second on every architecture's user ABI. */
-const TICK_MS = 10;
-
-/** CPU time a process has used so far, user and system, in ms (from /proc/<pid>/stat); null when it is gone. */
-export function cpuTimeMs(pid: number): number | null {
-  try {
-    // utime and stime, the 14th and 15th fields of the line.
-    const fields = statFields(pid);
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The fields of /proc/<pid>/stat after the parenthesised command name (which may hold spaces): the state first
- * (the 3rd field of the line), the parent pid second. Throws when the process is gone.
- */
-function statFields(pid: number): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /**

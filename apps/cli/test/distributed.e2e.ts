@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
-import { createLogger } from '@memory/platform';
+import { createLogger, processTree, threadNiceness } from '@memory/platform';
 import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
 import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMcpScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeSdkScenarios, describeTenancyScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, mcpFileRoot, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
 import { DistributedProcesses } from './distributed-processes.js';
@@ -138,10 +138,10 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
     after(() => service.stop());
 
     it('runs every thread of the stage workers at that niceness, and the edge and the search app at the launcher\'s', () => {
-      const own = niceOf(readFileSync('/proc/self/stat', 'utf8'));
-      const apps = descendants(service.pid!).flatMap((pid) => {
+      const own = threadNiceness(process.pid)[0]!;
+      const apps = processTree(service.pid!).flatMap((pid) => {
         const app = /\/(edge|search|stage-worker)\.mjs/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
-        return app ? [{ app, threads: readdirSync(`/proc/${pid}/task`).map((tid) => niceOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))) }] : [];
+        return app ? [{ app, threads: threadNiceness(pid) }] : [];
       });
       expect(apps.map(({ app }) => app).sort()).to.deep.equal(['edge', 'search', 'stage-worker', 'stage-worker']);
       for (const { app, threads } of apps) {
@@ -209,21 +209,3 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
     });
   });
 });
-
-/** A process's or thread's niceness, from its /proc stat line (the 19th field; the name in parentheses may hold spaces). */
-const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-
-/** The processes below a process, from /proc. */
-function descendants(root: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  const below = (pid: number): number[] => [...parentOf].filter(([, parent]) => parent === pid).flatMap(([child]) => [child, ...below(child)]);
-  return below(root);
-}

@@ -11,3 +11,4 @@ export * from './resident-memory.js';
 export * from './request-context.js';
 export * from './step-timings.js';
 export { loaderFlags } from './node-loader.js';
+export * from './process-table.js';
