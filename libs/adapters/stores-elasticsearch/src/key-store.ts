@@ -99,7 +99,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   /** Whether an erasure of the subject's end user or tenant, or its job's tombstone, forgets it. */
   private async coveringOf(scope: Scope, keyIds: string[]): Promise<(keyId: string) => boolean> {
     const parents = [...new Set(keyIds.flatMap((keyId) => tombstonesCovering(keyId).slice(1)))];
-    const [erasures, parentDocs] = await Promise.all([this.erasuresOf(scope), this.subjects(scope, parents)]);
+    const { subjects: parentDocs, erasures } = await this.subjectsAndErasures(scope, parents);
     return (keyId) => erasures.some((before) => erasureCovers(keyId, before)) || tombstonesCovering(keyId).some((id) => parentDocs.get(id)?.kind === 'tombstone');
   }
 
@@ -128,7 +128,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
     this.checkOpen();
     const endUserId = scope.endUserId ?? WHOLE_TENANT;
-    const [userBefore, tenantBefore] = await this.erasuresOf({ tenantId: scope.tenantId, endUserId });
+    const [userBefore, tenantBefore] = (await this.subjectsAndErasures({ tenantId: scope.tenantId, endUserId }, [])).erasures;
     const current = scope.endUserId === null ? tenantBefore : userBefore;
     await call('KEYS', `record the erasure of ${scope.tenantId}/${endUserId}`, () =>
       this.client.index({ index: this.index, id: erasureId(scope.tenantId, endUserId), document: { kind: 'erasure', tenantId: scope.tenantId, endUserId, before: Math.max(before, current) } satisfies ErasureDocument }),
@@ -144,7 +144,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
 
   async forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
     this.checkOpen();
-    const [docs, erasures] = await Promise.all([this.subjects(scope, [...new Set(keyIds.flatMap(tombstonesCovering))]), this.erasuresOf(scope)]);
+    const { subjects: docs, erasures } = await this.subjectsAndErasures(scope, [...new Set(keyIds.flatMap(tombstonesCovering))]);
     const tombstoned = (keyId: string) => tombstonesCovering(keyId).some((id) => docs.get(id)?.kind === 'tombstone');
     return new Set(keyIds.filter((keyId) => tombstoned(keyId) || erasures.some((before) => erasureCovers(keyId, before))));
   }
@@ -178,15 +178,35 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   }
 
   private async subjects(scope: Scope, keyIds: string[]): Promise<Map<string, SubjectDocument>> {
-    const found = new Map<string, SubjectDocument>();
-    if (keyIds.length === 0) return found;
-    const response = await call('KEYS', `read ${keyIds.length} data keys`, () => this.client.mget<SubjectDocument>({ index: this.index, ids: keyIds.map((keyId) => subjectId(scope, keyId)) }));
-    readableDocs('KEYS', `read ${keyIds.length} data keys`, response.docs).forEach((doc, i) => {
-      const source = 'found' in doc && doc.found ? doc._source : undefined;
+    if (keyIds.length === 0) return new Map();
+    return (await this.read(scope, keyIds, false)).subjects;
+  }
+
+  /**
+   * The subjects' documents and the accept times before which the end user's and the tenant's erasures forget
+   * everything (0 when none): what deciding whether a subject is forgotten needs, in one request.
+   */
+  private async subjectsAndErasures(scope: Scope, keyIds: string[]): Promise<{ subjects: Map<string, SubjectDocument>; erasures: [user: number, tenant: number] }> {
+    const { subjects, erasures } = await this.read(scope, keyIds, true);
+    return { subjects, erasures: erasures! };
+  }
+
+  /** One realtime mget of subjects, and of the erasures that cover them when asked. */
+  private async read(scope: Scope, keyIds: string[], withErasures: boolean): Promise<{ subjects: Map<string, SubjectDocument>; erasures: [user: number, tenant: number] | null }> {
+    const ids = keyIds.map((keyId) => subjectId(scope, keyId));
+    if (withErasures) ids.push(erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT));
+    const what = `read ${keyIds.length} data keys${withErasures ? ` and the erasures of ${scope.tenantId}/${scope.endUserId}` : ''}`;
+    const response = await call('KEYS', what, () => this.client.mget<SubjectDocument | ErasureDocument>({ index: this.index, ids }));
+    const docs = readableDocs('KEYS', what, response.docs).map((doc) => ('found' in doc && doc.found ? doc._source : undefined));
+    const subjects = new Map<string, SubjectDocument>();
+    keyIds.forEach((keyId, i) => {
+      const source = docs[i];
       // The _id is a hash; the fields are checked too, so a collision could never hand out another subject's key.
-      if (source && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyIds[i]) found.set(keyIds[i]!, source);
+      if (source && source.kind !== 'erasure' && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyId) subjects.set(keyId, source);
     });
-    return found;
+    if (!withErasures) return { subjects, erasures: null };
+    const before = (doc: SubjectDocument | ErasureDocument | undefined) => (doc?.kind === 'erasure' ? doc.before : 0);
+    return { subjects, erasures: [before(docs[keyIds.length]), before(docs[keyIds.length + 1])] };
   }
 
   /** The key ids of the parts (`mem_<jobId>_<n>`) of these jobs that have keys. */
@@ -201,16 +221,6 @@ export class ElasticsearchKeyStore implements DataKeyStore {
       }),
     );
     return response.hits.hits.map((hit) => hit._source!.keyId).filter((keyId) => jobIds.includes(jobIdOfMemory(keyId) ?? ''));
-  }
-
-  /** The accept times before which the end user's and the tenant's erasures forget everything (0 when none). */
-  private async erasuresOf(scope: Scope): Promise<[user: number, tenant: number]> {
-    const response = await call('KEYS', `read the erasures of ${scope.tenantId}/${scope.endUserId}`, () =>
-      this.client.mget<ErasureDocument>({ index: this.index, ids: [erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT)] }),
-    );
-    const before = (doc: (typeof response.docs)[number]) => ('found' in doc && doc.found && doc._source?.kind === 'erasure' ? doc._source.before : 0);
-    const [user, tenant] = readableDocs('KEYS', `read the erasures of ${scope.tenantId}/${scope.endUserId}`, response.docs);
-    return [before(user!), before(tenant!)];
   }
 
   private checkOpen(): void {
