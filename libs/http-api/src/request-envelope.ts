@@ -36,9 +36,7 @@ export function requestEnvelope(listener: RequestListener): RequestListener {
     const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    const gone = new AbortController();
     res.once('close', () => {
-      if (!res.writableFinished) gone.abort();
       const route = routeTemplate(req.method, req.url);
       const method = METHODS.has(req.method ?? '') ? req.method! : 'other';
       // A client that left before the answer was sent is counted apart from the statuses the service chose.
@@ -46,7 +44,8 @@ export function requestEnvelope(listener: RequestListener): RequestListener {
       httpRequests.inc({ route, method, status });
       httpRequestDuration.observe({ route, method }, Number(process.hrtime.bigint() - started) / 1e9);
     });
-    withRequestId(requestId, () => listener(req, res), gone.signal);
+    // Closed before the answer was written whole: the client left (a question asked now and then, so no signal is made for it).
+    withRequestId(requestId, () => listener(req, res), () => res.closed && !res.writableFinished);
   };
 }
 

@@ -21,7 +21,15 @@ export class MemoryServiceError extends Error {
 export class RequestError extends MemoryServiceError {
   readonly status: number;
   constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
-    super(code, message, details ? { details } : {});
+    // The caller's mistake, answered by its code: where our code noticed it helps no one, and capturing the stack was
+    // the largest single cost of answering a refused request.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(code, message, details ? { details } : {});
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'RequestError';
     this.status = status;
   }

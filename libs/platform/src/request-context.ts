@@ -20,14 +20,14 @@ export function requestIdOf(sent: string | string[] | undefined): string {
   return isRequestId(sent) ? sent : randomUUID();
 }
 
-const context = new AsyncLocalStorage<{ requestId: string; clientGone: AbortSignal | undefined }>();
+const context = new AsyncLocalStorage<{ requestId: string; clientGone: (() => boolean) | undefined }>();
 
 /**
  * Runs `work` as part of one request (or, with undefined, of none): the logger and the code that publishes a job
  * read the id from here, so it needs no parameter through every function between the route and the log.
- * `clientGone` aborts when the client closes its connection before the answer.
+ * `clientGone` says whether the client has closed its connection before the answer.
  */
-export function withRequestId<T>(requestId: string | undefined, work: () => T, clientGone?: AbortSignal): T {
+export function withRequestId<T>(requestId: string | undefined, work: () => T, clientGone?: () => boolean): T {
   return requestId === undefined ? context.exit(work) : context.run({ requestId, clientGone }, work);
 }
 
@@ -38,5 +38,5 @@ export function currentRequestId(): string | undefined {
 
 /** Whether the client of the request being served has closed its connection without waiting for the answer. */
 export function clientGone(): boolean {
-  return context.getStore()?.clientGone?.aborted ?? false;
+  return context.getStore()?.clientGone?.() ?? false;
 }
