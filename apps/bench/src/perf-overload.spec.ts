@@ -23,6 +23,7 @@ describe('the overload scenario', () => {
     seconds: 60,
     quietPartition: 'shared',
     loud: fresh([300, 600, 900, 1_200], { sent: 30_000, accepted: 4, refused: { 429: 29_996 } }),
+    warmUp: fresh([300, 200, 150]),
     quietAlone: fresh([100, 120, 140]),
     quietLoaded: fresh([110, 150, 200]),
     rss: { beforeMb: 400, peakMb: 520, firstHalfPeakMb: 500, secondHalfPeakMb: 620, samplesMb: [450, 500, 510, 620] },

@@ -185,7 +185,8 @@ export async function runScenarios(target: Target, plan: PerfPlan, print: Print)
   if (restart && otherApiKey) {
     // Before the edge's flood, whose backlog would be what the overload's admission sees.
     const overload = await overloadScenario({ ...target, restart, otherApiKey }, { sustainablePerS: pipeline.perS, passMs, seconds: plan.overloadSeconds, aloneSeconds: plan.freshnessSeconds, runId, nextSeed, heapPerMemoryMb: target.dataDir === null ? 0 : heapPerMemoryMb(liveHeaps) }, print);
-    stored += overload.figures.loud.accepted + overload.figures.quietAlone.accepted + overload.figures.quietLoaded.accepted;
+    const { loud, warmUp, quietAlone, quietLoaded } = overload.figures;
+    stored += loud.accepted + warmUp.accepted + quietAlone.accepted + quietLoaded.accepted;
     figures['overload'] = overload.figures;
     rows.push(...overload.rows);
   } else {
