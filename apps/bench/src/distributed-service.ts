@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Kafka, logLevel } from 'kafkajs';
-import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
+import { dropNamespace, readServiceConfig } from '@memory/composition';
 import { localEngines, ServiceProcess, TEST_KEYS } from '@memory/testing';
 import { elasticsearchStoreBytes, treeMemory } from './perf-footprint.js';
 import type { Print } from './progress.js';
@@ -47,7 +46,6 @@ export interface DistributedLaunch {
 export async function launchDistributed(print: Print, env: Record<string, string> = {}): Promise<DistributedLaunch> {
   await requireEngines({ ...process.env, ...env });
 
-  const engines = localEngines({ ...process.env, ...env });
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const service = new ServiceProcess({
     entry: LAUNCHER,
@@ -55,13 +53,10 @@ export async function launchDistributed(print: Print, env: Record<string, string
     startTimeoutMs: 240_000,
     env: { MEMORY_NAMESPACE: namespace, MEMORY_SEARCH_PORT: '0', MEMORY_STAGE_PORT_BASE: '0', ...env },
   });
-  const elasticsearch = engines.elasticsearch.endpoint;
-  const dropNamespace = async () => {
-    for (const prefix of [`${namespace}-memory`, `${namespace}-memory-visual`]) await dropElasticsearchStores({ node: elasticsearch, prefix }).catch(() => undefined);
-    await deleteKafkaNamespace(engines.kafka.endpoint.split(','), namespace).catch((error) =>
-      print(`  could not delete the Kafka topics and groups of ${namespace}: ${error instanceof Error ? error.message : String(error)}`),
+  const removeNamespace = () =>
+    dropNamespace(readServiceConfig({ ...process.env, ...env, MEMORY_NAMESPACE: namespace }, 'distributed')).catch((error: unknown) =>
+      print(`  could not remove the namespace ${namespace} from the engines: ${error instanceof Error ? error.message : String(error)}`),
     );
-  };
   print(`starting the distributed service (namespace ${namespace}) ...`);
   const started = performance.now();
   try {
@@ -69,7 +64,7 @@ export async function launchDistributed(print: Print, env: Record<string, string
   } catch (error) {
     await service.stop().catch(() => undefined);
     service.cleanup();
-    await dropNamespace();
+    await removeNamespace();
     const reason = error instanceof Error ? error.message : String(error);
     throw new ServiceStartError(`the distributed service did not start: ${reason.split('\n').slice(0, 30).join('\n')}\nCheck that \`npm run start:distributed\` works on its own.`);
   }
@@ -80,7 +75,7 @@ export async function launchDistributed(print: Print, env: Record<string, string
     stop: async () => {
       await service.stop();
       service.cleanup();
-      await dropNamespace();
+      await removeNamespace();
     },
   };
 }
@@ -105,19 +100,4 @@ export async function startDistributedService(print: Print): Promise<Target> {
     restart: restartOnSamePort(service),
     stop,
   };
-}
-
-/** The namespace's topics and consumer groups (named `<namespace>.<logical name>`), once the service has stopped. */
-async function deleteKafkaNamespace(brokers: string[], namespace: string): Promise<void> {
-  const prefix = `${namespace}.`;
-  const admin = new Kafka({ brokers, clientId: 'bench-cleanup', logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const groups = (await admin.listGroups()).groups.map((group) => group.groupId).filter((id) => id.startsWith(prefix));
-    if (groups.length > 0) await admin.deleteGroups(groups);
-    const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(prefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 });
-  } finally {
-    await admin.disconnect();
-  }
 }

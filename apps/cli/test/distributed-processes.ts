@@ -3,8 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STAGE_NAMES, type StageName } from '@memory/composition';
+import { dropNamespace, readServiceConfig, STAGE_NAMES, type StageName } from '@memory/composition';
 import { ServiceProcess } from '@memory/testing';
+
+/** Removes a test's namespace (indices, topics, consumer groups) from the shared engines once its processes have stopped. */
+export const dropTestNamespace = (namespace: string) => dropNamespace(readServiceConfig({ ...process.env, MEMORY_NAMESPACE: namespace }, 'distributed'));
 
 const app = (name: string) => fileURLToPath(new URL(`../../${name}/src/main.ts`, import.meta.url));
 

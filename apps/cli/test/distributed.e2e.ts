@@ -5,17 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { EVENTS, memoryIdOf } from '@memory/contracts';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger, processTree, threadNiceness } from '@memory/platform';
-import { dropElasticsearchStores, openElasticsearchStores } from '@memory/stores-elasticsearch';
+import { openElasticsearchStores } from '@memory/stores-elasticsearch';
 import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMcpScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeSdkScenarios, describeTenancyScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, mcpFileRoot, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
-import { DistributedProcesses } from './distributed-processes.js';
+import { DistributedProcesses, dropTestNamespace } from './distributed-processes.js';
 
 const engines = localEngines();
 const mcpFiles = await mcpFileRoot();
 const needed = [engines.kafka, engines.registry, engines.elasticsearch, engines.minio];
 const elasticsearchUrl = engines.elasticsearch.endpoint;
-const dropIndices = async (namespace: string) => {
-  for (const prefix of [`${namespace}-memory`, `${namespace}-memory-visual`]) await dropElasticsearchStores({ node: elasticsearchUrl, prefix });
-};
 
 /** `npm run start:distributed` (the cli's launcher) on a namespace of its own. */
 function launcher(env: Record<string, string> = {}) {
@@ -43,7 +40,7 @@ function launcher(env: Record<string, string> = {}) {
     stop: async () => {
       await process.stop();
       process.cleanup();
-      await dropIndices(namespace);
+      await dropTestNamespace(namespace);
     },
     bytesAtRest: () => kafkaRecordBytes(namespace),
   };
@@ -102,7 +99,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
         await edge.stop();
         edge.cleanup();
       }
-      await dropIndices(namespace);
+      await dropTestNamespace(namespace);
     });
 
     it('gives one job to duplicates sent to both edges at once, and either edge replays its answer', async () => {
@@ -159,7 +156,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
     after(async () => {
       await service.stop();
       service.cleanup();
-      await dropIndices(service.namespace);
+      await dropTestNamespace(service.namespace);
     });
 
     it('after kill -9 of the dual-writer and its restart, every accepted job completes and each memory exists once', async () => {

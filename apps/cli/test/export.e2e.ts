@@ -3,9 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { openInfrastructure, readServiceConfig } from '@memory/composition';
 import { EVENTS } from '@memory/contracts';
 import { createLogger } from '@memory/platform';
-import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
 import { caller, describeWithEngine, localEngines, ServiceProcess, TEST_KEYS, waitForDrain, waitForJob } from '@memory/testing';
-import { DistributedProcesses } from './distributed-processes.js';
+import { DistributedProcesses, dropTestNamespace } from './distributed-processes.js';
 import { runCli } from './run-cli.js';
 
 const MEMORYD = fileURLToPath(new URL('../../memoryd/src/main.ts', import.meta.url));
@@ -68,9 +67,7 @@ describeWithEngine('moving an embedded deployment to the distributed mode', [eng
       await distributed.stop();
       embedded.cleanup();
       distributed.cleanup();
-      for (const prefix of [`${distributed.namespace}-memory`, `${distributed.namespace}-memory-visual`]) {
-        await dropElasticsearchStores({ node: engines.elasticsearch.endpoint, prefix });
-      }
+      await dropTestNamespace(distributed.namespace);
     }
   });
 });

@@ -1,6 +1,5 @@
 import { describeMetricsScenarios, describeWithEngine, localEngines } from '@memory/testing';
-import { dropElasticsearchStores } from '@memory/stores-elasticsearch';
-import { DistributedProcesses } from './distributed-processes.js';
+import { DistributedProcesses, dropTestNamespace } from './distributed-processes.js';
 
 const engines = localEngines();
 
@@ -15,7 +14,7 @@ describeWithEngine('distributed mode metrics (Kafka, schema registry, Elasticsea
     this.timeout(120_000);
     await service.stop();
     service.cleanup();
-    for (const prefix of [`${service.namespace}-memory`, `${service.namespace}-memory-visual`]) await dropElasticsearchStores({ node: engines.elasticsearch.endpoint, prefix });
+    await dropTestNamespace(service.namespace);
   });
   describeMetricsScenarios('edge, search app and stage workers', {
     get url() {

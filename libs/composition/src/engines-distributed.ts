@@ -6,6 +6,13 @@ import { embeddingDimensions } from './embedders.js';
 import type { Engines } from './infrastructure.js';
 import { namespacedEventLog } from './namespaced-event-log.js';
 
+/** The prefixes of the Elasticsearch indices of the config's namespace: the text stores', and the visual vectors'. */
+export function indexPrefixes(config: Pick<ServiceConfig, 'namespace' | 'elasticsearch'>): { text: string; visual: string } {
+  const text = config.namespace ? `${config.namespace}-${config.elasticsearch.indexPrefix}` : config.elasticsearch.indexPrefix;
+  // Its own indices: the visual descriptor has other dimensions than the text embedding.
+  return { text, visual: `${text}-visual` };
+}
+
 /**
  * The production shape: Kafka and a Confluent-API registry for the log, Elasticsearch for vectors, centroids,
  * jobs and idempotency keys, ArangoDB for the graph, MinIO for blobs. Without ARANGO_URL the graph stays on disk
@@ -14,7 +21,7 @@ import { namespacedEventLog } from './namespaced-event-log.js';
  * the clients of the engines its roles use and no others.
  */
 export function distributedEngines(config: ServiceConfig, logger: Logger): Engines {
-  const indexPrefix = config.namespace ? `${config.namespace}-${config.elasticsearch.indexPrefix}` : config.elasticsearch.indexPrefix;
+  const indexPrefix = indexPrefixes(config).text;
   const layout = { shards: config.elasticsearch.shards, ...(config.elasticsearch.replicas === null ? {} : { replicas: config.elasticsearch.replicas }) };
   // Vectors, centroids, jobs and idempotency keys share one connection pool; whoever asks first opens it.
   let stores: Promise<ElasticsearchStores> | undefined;
@@ -38,10 +45,9 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     schemaRegistry: async () => (await import('@memory/schema-registry-confluent')).createConfluentSchemaRegistry({ url: config.schemaRegistryUrl }),
     vectors: async () => (await openStores()).vectors,
     centroids: async () => (await openStores()).centroids,
-    // Its own indices (<prefix>-visual-*): the descriptor has other dimensions than the text embedding.
     visualVectors: async () => {
       const { VISUAL_DESCRIPTOR_DIMS } = await import('@memory/image-analysis/descriptor');
-      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: `${indexPrefix}-visual`, dims: VISUAL_DESCRIPTOR_DIMS, ...layout });
+      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefixes(config).visual, dims: VISUAL_DESCRIPTOR_DIMS, ...layout });
       return visual.vectors;
     },
     jobs: async () => (await openStores()).jobs,

@@ -1,11 +1,14 @@
 import type { ConsumerOptions, EventLog, LogRecord } from '@memory/ports';
 
+/** What the topics and consumer groups of a namespace start with. */
+export const namespaceTopicPrefix = (namespace: string) => `${namespace}.`;
+
 /**
  * An event log whose topics and consumer groups carry a prefix, so several deployments (or test runs) share one
  * Kafka cluster without seeing each other's records or offsets. Callers keep using the logical names.
  */
 export function namespacedEventLog(log: EventLog, namespace: string): EventLog {
-  const prefix = `${namespace}.`;
+  const prefix = namespaceTopicPrefix(namespace);
   const physical = (name: string) => prefix + name;
   const logical = (record: LogRecord): LogRecord => ({ ...record, topic: record.topic.slice(prefix.length) });
   return {
