@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
 import { EVENTS } from '@memory/contracts';
 import { createLogger } from '@memory/platform';
@@ -66,5 +68,28 @@ describeWithEngine('dropNamespace on the engines', [engines.kafka, engines.elast
 
     expect(await held(dropped)).to.deep.equal({ topics: 0, groups: 0, indices: 0 });
     expect(await held(kept)).to.deep.equal(other);
+  });
+
+  it('removes a group whose last member was killed, once the member\'s session has timed out', async () => {
+    const [, namespace] = namespaces as [string, string];
+    // A consumer of the namespace in a process of its own, killed with SIGKILL once it has joined: no LeaveGroup.
+    const member = spawn(process.execPath, ['--input-type=module', '-e', `
+      import { Kafka, logLevel } from 'kafkajs';
+      const consumer = new Kafka({ brokers: ${JSON.stringify(engines.kafka.endpoint.split(','))}, logLevel: logLevel.NOTHING }).consumer({ groupId: '${namespace}.killed', sessionTimeout: 6000, heartbeatInterval: 1000 });
+      consumer.on(consumer.events.GROUP_JOIN, () => process.stdout.write('joined\\n'));
+      await consumer.connect();
+      await consumer.subscribe({ topics: ['${namespace}.${EVENTS.jobStatus.topic}'], fromBeginning: true });
+      await consumer.run({ eachMessage: async () => undefined });
+    `], { cwd: fileURLToPath(new URL('../../..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      member.stdout.on('data', (chunk: Buffer) => { if (chunk.toString().includes('joined')) resolve(); });
+      member.once('exit', (code) => reject(new Error(`the member exited (${code}) before joining`)));
+    });
+    member.kill('SIGKILL');
+    expect((await held(namespace)).groups).to.be.greaterThan(0);
+
+    await dropNamespace(configOf(namespace));
+
+    expect(await held(namespace)).to.deep.equal({ topics: 0, groups: 0, indices: 0 });
   });
 });
