@@ -21,7 +21,7 @@ export function indexPrefixes(config: Pick<ServiceConfig, 'namespace' | 'elastic
  * the clients of the engines its roles use and no others.
  */
 export function distributedEngines(config: ServiceConfig, logger: Logger): Engines {
-  const indexPrefix = indexPrefixes(config).text;
+  const prefixes = indexPrefixes(config);
   const layout = { shards: config.elasticsearch.shards, ...(config.elasticsearch.replicas === null ? {} : { replicas: config.elasticsearch.replicas }) };
   // Vectors, centroids, jobs and idempotency keys share one connection pool; whoever asks first opens it.
   let stores: Promise<ElasticsearchStores> | undefined;
@@ -29,7 +29,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     (await import('@memory/stores-elasticsearch')).openElasticsearchStores(options);
   const openStores = () =>
     (stores ??= (async () =>
-      openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefix, dims: await embeddingDimensions(config, logger), ...layout }))());
+      openElasticsearchStores({ node: config.elasticsearch.url, prefix: prefixes.text, dims: await embeddingDimensions(config, logger), ...layout }))());
   return {
     eventLog: async () => {
       const { openKafkaEventLog } = await import('@memory/eventlog-kafka');
@@ -47,7 +47,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     centroids: async () => (await openStores()).centroids,
     visualVectors: async () => {
       const { VISUAL_DESCRIPTOR_DIMS } = await import('@memory/image-analysis/descriptor');
-      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: indexPrefixes(config).visual, dims: VISUAL_DESCRIPTOR_DIMS, ...layout });
+      const visual = await openElasticsearchStores({ node: config.elasticsearch.url, prefix: prefixes.visual, dims: VISUAL_DESCRIPTOR_DIMS, ...layout });
       return visual.vectors;
     },
     jobs: async () => (await openStores()).jobs,
@@ -63,7 +63,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
     blobs: async () => (await import('@memory/blobs-minio')).openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
     describe: () => [
       `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,
-      `vectors, centroids, jobs, data keys, idempotency keys, webhooks: Elasticsearch ${config.elasticsearch.url} (indices ${indexPrefix}-*)`,
+      `vectors, centroids, jobs, data keys, idempotency keys, webhooks: Elasticsearch ${config.elasticsearch.url} (indices ${prefixes.text}-*)`,
       config.arango.url ? `graph: ArangoDB ${config.arango.url}` : `graph: on disk in ${join(config.dataDir, 'graph')} (set ARANGO_URL for ArangoDB)`,
       `blobs: S3 ${config.s3.endpoint} bucket ${config.s3.bucket}`,
     ],
