@@ -6,6 +6,7 @@ import type { SharedClient } from './client.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
 import { call, readableDocs } from './errors.js';
 import { deleteMatching } from './delete-matching.js';
+import { DelayedExpunge } from './delayed-expunge.js';
 import { KeyLock } from './key-lock.js';
 import { documentId } from './names.js';
 import { retryOnConflict } from './retry-conflicts.js';
@@ -54,13 +55,16 @@ const inScope = (source: { tenantId: string; endUserId: string }, scope: Scope) 
 export class ElasticsearchCentroidStore implements CentroidStore {
   private readonly client: Client;
   private readonly lock = new KeyLock();
+  private readonly expunge: DelayedExpunge;
   private closed = false;
 
   constructor(
     private readonly shared: SharedClient,
     private readonly indices: { centroids: string; members: string },
+    expungeDelayMs: number,
   ) {
     this.client = shared.acquire();
+    this.expunge = new DelayedExpunge(this.client, indices.centroids, expungeDelayMs);
   }
 
   async get(scope: Scope): Promise<Centroid | null> {
@@ -126,11 +130,14 @@ export class ElasticsearchCentroidStore implements CentroidStore {
       await call('VECTORS', what, () => this.client.delete({ index: this.indices.centroids, id: centroidId(scope) }, { ignore: [404] }));
       await deleteMatching(this.client, 'VECTORS', what, this.indices.members, { bool: { filter: [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }] } });
     });
+    // The centroid sums the user's memory vectors, its older versions (one per save) too: an erasure drops them all.
+    this.expunge.schedule();
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.expunge.cancel();
     await this.shared.release();
   }
 

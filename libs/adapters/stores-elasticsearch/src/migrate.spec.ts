@@ -74,6 +74,8 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       expect(mappings.properties!['vectorBytes']).to.deep.equal({ type: 'binary', doc_values: true });
       expect(mappings.properties!['timesBytes']).to.deep.equal({ type: 'binary', doc_values: true });
       expect(mappings._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION, dims: DIMS });
+      const settings = (await raw.indices.getSettings({ index, flat_settings: true }))[index]!.settings as Record<string, unknown>;
+      expect(settings['index.merge.policy.expunge_deletes_allowed'], 'an expunging merge takes every segment with a deletion').to.equal('0');
 
       expect((await stores.vectors.textSearch(scope, { terms: lexicalTerms('painting'), k: 5 })).map((h) => h.id).sort()).to.deep.equal(['m1', 'm2']);
       expect(await stores.vectors.findByIdentifiers(scope, ['bk-3391'], 5)).to.deep.equal(['m1']);

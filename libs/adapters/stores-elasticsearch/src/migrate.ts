@@ -20,7 +20,8 @@ export function schemaVersionOf(mapping: estypes.MappingTypeMapping): number {
  * parameters) are never resent. `fill` then writes the new fields into the documents that predate them; the version
  * in _meta goes up last, so an open interrupted half-way simply does the (idempotent) work again. `fill` runs on an
  * up-to-date index too (one search when there is nothing to do): a process of the old version still writing during
- * a rolling deploy leaves documents without the new fields after the migration.
+ * a rolling deploy leaves documents without the new fields after the migration. `settings` are dynamic settings that
+ * later versions added to the index's template (a template only applies when an index is created).
  */
 export async function migrateIndex(
   client: Client,
@@ -28,6 +29,7 @@ export async function migrateIndex(
   current: estypes.MappingTypeMapping,
   wanted: estypes.MappingTypeMapping,
   fill?: () => Promise<void>,
+  settings?: estypes.IndicesIndexSettings,
 ): Promise<void> {
   if (schemaVersionOf(current) >= SCHEMA_VERSION) {
     await fill?.();
@@ -39,6 +41,7 @@ export async function migrateIndex(
       client.indices.putMapping({ index, properties: Object.fromEntries(missing) }),
     );
   }
+  if (settings) await call('VECTORS', `update the settings of ${index}`, () => client.indices.putSettings({ index, settings }));
   await fill?.();
   // _meta is replaced as a whole: keep what the index recorded at creation (dims).
   await call('VECTORS', `record schema version ${SCHEMA_VERSION} of ${index}`, () =>

@@ -39,7 +39,7 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   }
   const names = indexNames(settings.prefix);
   const vectors = new ElasticsearchVectorStore(shared, names.memories, settings);
-  const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers });
+  const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers }, settings.expungeDelayMs);
   const jobs = new ElasticsearchJobStore(shared, names.jobs);
   const keys = new ElasticsearchKeyStore(shared, names.keys, settings.expungeDelayMs);
   const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency);

@@ -25,7 +25,7 @@ export async function ensureIndices(client: Client, settings: ElasticsearchStore
       const current = existing[template.name]?.mappings;
       if (current) {
         const fill = template.name === memories ? () => fillDerivedFields(client, memories) : undefined;
-        await migrateIndex(client, template.name, current, template.request.template!.mappings!, fill);
+        await migrateIndex(client, template.name, current, template.request.template!.mappings!, fill, template.migratedSettings);
         return;
       }
       try {

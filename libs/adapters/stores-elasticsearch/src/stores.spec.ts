@@ -224,6 +224,10 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
         const scope = freshScope();
         const word = `capybaralantern${Date.now()}`;
         await quick.vectors.upsert([{ ...memoryRecord(scope, 'm-gone', DIMS), content: `the ${word} is gone`, originalContent: `the ${word} is gone` }]);
+        // In one large segment with others, as a memory ends up once merges have run: its deletion is under a tenth
+        // of that segment's documents, which Elasticsearch's default expunge leaves alone.
+        await quick.vectors.upsert(Array.from({ length: 40 }, (_, i) => memoryRecord(scope, `m-kept-${i}`, DIMS)));
+        await raw.indices.forcemerge({ index, max_num_segments: 1 });
         await raw.indices.flush({ index });
         expect(bytes().includes(Buffer.from(word)), 'the check finds a stored word').to.equal(true);
         expect(await quick.vectors.delete(scope, ['m-gone'])).to.equal(1);

@@ -43,7 +43,7 @@ describe('index templates', () => {
   });
 
   it('keeps each memory\'s vector, and its creation and event times, as binary doc values too, out of _source (schemas 5 and 6)', () => {
-    expect(SCHEMA_VERSION).to.equal(6);
+    expect(SCHEMA_VERSION).to.be.at.least(6);
     const mapping = memoryMapping(settings());
     expect(mapping.properties!['vectorBytes']).to.deep.equal({ type: 'binary', doc_values: true });
     expect(mapping.properties!['timesBytes']).to.deep.equal({ type: 'binary', doc_values: true });
@@ -65,10 +65,20 @@ describe('index templates', () => {
     expect(Object.keys(keys.request.template!.mappings!.properties!)).to.not.include('key');
   });
 
+  it('has an expunging merge take every segment holding a deleted memory, key or centroid, in new indices and as older ones migrate (schema 7)', () => {
+    expect(SCHEMA_VERSION).to.equal(7);
+    const templates = indexTemplates(settings({ prefix: 'memory-a' }));
+    const expunging = templates.filter((t) => t.request.template!.settings!['merge.policy.expunge_deletes_allowed'] === 0).map((t) => t.name);
+    expect(expunging).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-keys']);
+    expect(templates.filter((t) => t.migratedSettings).map((t) => [t.name, t.migratedSettings])).to.deep.equal(
+      expunging.map((name) => [name, { 'merge.policy.expunge_deletes_allowed': 0 }]),
+    );
+  });
+
   it('sets shards, replicas (auto-expanding by default) and the memories refresh interval from the options', () => {
     const [memories, centroids] = indexTemplates(settings({ refreshInterval: '500ms' }));
-    expect(memories!.request.template!.settings).to.deep.equal({ number_of_shards: 1, auto_expand_replicas: '0-1', refresh_interval: '500ms' });
-    expect(centroids!.request.template!.settings).to.deep.equal({ number_of_shards: 1, auto_expand_replicas: '0-1' });
+    expect(memories!.request.template!.settings).to.deep.equal({ number_of_shards: 1, auto_expand_replicas: '0-1', refresh_interval: '500ms', 'merge.policy.expunge_deletes_allowed': 0 });
+    expect(centroids!.request.template!.settings).to.deep.equal({ number_of_shards: 1, auto_expand_replicas: '0-1', 'merge.policy.expunge_deletes_allowed': 0 });
     const [fixed] = indexTemplates(settings({ shards: 3, replicas: 2 }));
     expect(fixed!.request.template!.settings).to.include({ number_of_shards: 3, number_of_replicas: 2 });
   });

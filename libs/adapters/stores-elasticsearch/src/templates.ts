@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { EXPUNGE_EVERY_DELETION } from './delayed-expunge.js';
 import { indexNames } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 
@@ -7,14 +8,17 @@ import type { ElasticsearchStoresSettings } from './options.js';
  * older version gets the fields it lacks when the stores open (migrate.ts). 2: lexicalTerms and identifiers. 3: metadataText
  * (no document before it has metadata, so there is nothing to fill). 4: endUserId of webhook deliveries (those from
  * before carry none; the delivery log's retention removes them). 5: vectorBytes (filled from each memory's vector).
- * 6: timesBytes (filled from each memory's creation and event times).
+ * 6: timesBytes (filled from each memory's creation and event times). 7: the memories, keys and centroids indices
+ * expunge every deleted document (a dynamic setting, put on older indices as they migrate).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
   name: string;
   request: estypes.IndicesPutIndexTemplateRequest;
+  /** Dynamic settings of the template that an index created before them is given when it migrates. */
+  migratedSettings?: estypes.IndicesIndexSettings;
 }
 
 const keyword: estypes.MappingProperty = { type: 'keyword' };
@@ -178,9 +182,10 @@ function indexSettings(settings: ElasticsearchStoresSettings, extra: estypes.Ind
   };
 }
 
-function template(name: string, settings: estypes.IndicesIndexSettings, mappings: estypes.MappingTypeMapping): IndexTemplate {
+function template(name: string, settings: estypes.IndicesIndexSettings, mappings: estypes.MappingTypeMapping, migratedSettings?: estypes.IndicesIndexSettings): IndexTemplate {
   return {
     name,
+    ...(migratedSettings ? { migratedSettings } : {}),
     request: {
       name,
       // The exact index name as the only pattern: templates of two prefixes can never overlap.
@@ -202,11 +207,12 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
   const names = indexNames(settings.prefix);
   return [
     // An explicit refresh interval also keeps the index from going search-idle, so 'wait_for' never waits longer.
-    template(names.memories, indexSettings(settings, { refresh_interval: settings.refreshInterval }), memoryMapping(settings)),
-    template(names.centroids, indexSettings(settings), centroidMapping()),
+    // The memories, the keys and the centroids are what forgetting deletes (DelayedExpunge).
+    template(names.memories, indexSettings(settings, { refresh_interval: settings.refreshInterval, ...EXPUNGE_EVERY_DELETION }), memoryMapping(settings), EXPUNGE_EVERY_DELETION),
+    template(names.centroids, indexSettings(settings, EXPUNGE_EVERY_DELETION), centroidMapping(), EXPUNGE_EVERY_DELETION),
     template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
     template(names.jobs, indexSettings(settings), jobMapping()),
-    template(names.keys, indexSettings(settings), keyMapping()),
+    template(names.keys, indexSettings(settings, EXPUNGE_EVERY_DELETION), keyMapping(), EXPUNGE_EVERY_DELETION),
     template(names.idempotency, indexSettings(settings), idempotencyMapping()),
     template(names.webhooks, indexSettings(settings), webhookMapping()),
     template(names.webhookDeliveries, indexSettings(settings), webhookDeliveryMapping()),
