@@ -60,6 +60,7 @@ export function describeImageScenarios(title: string, service: ServiceUnderTest)
       const queryImage = (await nearDuplicate(receipt)).toString('base64');
       const found = await frank().post('/v1/search', { queryImage, options: { limit: 3 } });
       expect(found.status, JSON.stringify(found.body)).to.equal(200);
+      expect(found.headers.get('server-timing'), 'says where its time went, as a text search does').to.match(/(^|, )search;dur=/);
       expect(found.body.data[0].id).to.equal(receiptJob.memoryIds[0]);
       expect(found.body.data[0].finalScore).to.be.within(0.9, 1);
       const other = found.body.data.find((m: any) => m.id !== receiptJob.memoryIds[0]);

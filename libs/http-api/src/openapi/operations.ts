@@ -151,6 +151,7 @@ export const OPERATIONS: OperationSpec[] = [
       400: error('The request cannot be read.', [...JSON_BODY_ERRORS[400], ...END_USER_ERRORS, 'REQUEST.INVALID_TIMEZONE', 'SEARCH.MISSING_QUERY', 'SEARCH.QUERY_TOO_LONG', 'SEARCH.UNKNOWN_STRATEGY', 'SEARCH.INVALID_LIMIT', 'SEARCH.INVALID_FIELD', 'FILTER.INVALID', 'FILTER.UNKNOWN_FIELD', 'IMAGE.MISSING_DATA', 'IMAGE.INVALID_BASE64', 'IMAGE.UNREADABLE']),
       413: error('Over a limit.', [...JSON_BODY_ERRORS[413], 'IMAGE.TOO_LARGE', 'IMAGE.TOO_MANY_PIXELS']),
       415: error('Not JSON, or not an image we accept.', [...JSON_BODY_ERRORS[415], 'IMAGE.UNSUPPORTED_FORMAT', 'IMAGE.UNREADABLE']),
+      422: error('Reading the query image passed the time or memory one file may use (a decompression bomb, say).', ['IMAGE.TOO_COMPLEX']),
       501: error('Search by image is not wired in this process.', ['SEARCH.IMAGE_QUERY_UNAVAILABLE']),
     },
   },

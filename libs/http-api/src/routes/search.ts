@@ -17,8 +17,8 @@ export function searchRoutes(deps: SearchRouteDeps): Router {
     if (req.body && typeof req.body === 'object' && 'queryImage' in req.body) {
       if (!deps.images) throw new RequestError(501, 'SEARCH.IMAGE_QUERY_UNAVAILABLE', 'search by image is not wired in this process; send a text query');
       const body = validateImageSearch(req.body);
-      const data = await searchByImage({ vectors: deps.vectors, embedder: deps.embedder, ...deps.images }, { scope, ...body });
-      res.json({ data });
+      const images = { vectors: deps.vectors, embedder: deps.embedder, ...deps.images };
+      await answerTimed(res, async () => ({ data: await searchByImage(images, { scope, ...body }) }));
       return;
     }
     await answerTimed(res, () => searchMemories(deps, searchConfig(req.body, { scope, timeZone: timeZoneOf(req), route: 'search' })));

@@ -2328,6 +2328,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Reading the query image passed the time or memory one file may use (a decompression bomb, say). Codes: IMAGE.TOO_COMPLEX. */
+            422: {
+                headers: {
+                    /** @description The id of this request: the one sent in X-Request-Id, or a generated one. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Search by image is not wired in this process. Codes: SEARCH.IMAGE_QUERY_UNAVAILABLE. */
             501: {
                 headers: {
