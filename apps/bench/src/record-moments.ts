@@ -1,4 +1,5 @@
 import { Kafka, logLevel } from 'kafkajs';
+import { namespaceTopicPrefix } from '@memory/composition';
 import { REQUEST_ID_RECORD_HEADER } from '@memory/contracts';
 
 /**
@@ -11,10 +12,11 @@ export async function recordMoments(brokers: string[], namespace: string, topics
   const wanted = new Set(requestIds);
   const moments = new Map<string, Map<string, number>>(requestIds.map((id) => [id, new Map()]));
   const complete = () => [...moments.values()].every((byTopic) => byTopic.size === topics.length);
-  const consumer = new Kafka({ brokers, clientId: 'bench-breakdown', logLevel: logLevel.NOTHING }).consumer({ groupId: `${namespace}.bench-breakdown` });
+  const prefix = namespaceTopicPrefix(namespace);
+  const consumer = new Kafka({ brokers, clientId: 'bench-breakdown', logLevel: logLevel.NOTHING }).consumer({ groupId: `${prefix}bench-breakdown` });
   await consumer.connect();
   try {
-    await consumer.subscribe({ topics: topics.map((topic) => `${namespace}.${topic}`), fromBeginning: true });
+    await consumer.subscribe({ topics: topics.map((topic) => prefix + topic), fromBeginning: true });
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     await consumer.run({
@@ -22,7 +24,7 @@ export async function recordMoments(brokers: string[], namespace: string, topics
         const requestId = message.headers?.[REQUEST_ID_RECORD_HEADER]?.toString();
         if (!requestId || !wanted.has(requestId)) return;
         const byTopic = moments.get(requestId)!;
-        const logical = topic.slice(namespace.length + 1);
+        const logical = topic.slice(prefix.length);
         const at = Number(message.timestamp);
         // A topic a request passes more than once (job status: one record per stage) counts its first record.
         if (!byTopic.has(logical) || at < byTopic.get(logical)!) byTopic.set(logical, at);

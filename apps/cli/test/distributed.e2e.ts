@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENTS, memoryIdOf } from '@memory/contracts';
-import { openInfrastructure, readServiceConfig } from '@memory/composition';
+import { indexPrefixes, openInfrastructure, readServiceConfig } from '@memory/composition';
 import { createLogger, processTree, threadNiceness } from '@memory/platform';
 import { openElasticsearchStores } from '@memory/stores-elasticsearch';
 import { caller, describeDocumentScenarios, describeForgetScenarios, describeIdempotencyScenarios, describeImageScenarios, describeMcpScenarios, describeMemoryApiScenarios, describeMemoryReadScenarios, describeSdkScenarios, describeTenancyScenarios, describeUpdateScenarios, describeWebhookScenarios, describeWithEngine, localEngines, mcpFileRoot, ServiceProcess, TEST_DOCUMENT_MAX_BYTES, TEST_KEYS, waitForDrain, waitForJob, WEBHOOK_TEST_ENV } from '@memory/testing';
@@ -189,7 +189,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
         expect(job.status, jobId).to.equal('Completed');
         expect(job.memoryIds).to.deep.equal([memoryIdOf(jobId, 0)]);
       }
-      const stores = await openElasticsearchStores({ node: elasticsearchUrl, prefix: `${service.namespace}-memory`, dims: 384 });
+      const stores = await openElasticsearchStores({ node: elasticsearchUrl, prefix: indexPrefixes(readServiceConfig({ ...process.env, MEMORY_NAMESPACE: service.namespace }, 'distributed')).text, dims: 384 });
       try {
         const scope = { tenantId: 'acme', endUserId: 'carol' };
         const ids = await stores.vectors.ids(scope);

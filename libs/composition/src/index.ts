@@ -8,6 +8,7 @@ export { runService } from './run-service.js';
 export { MEMORYD, EDGE, SEARCH, stageWorker } from './roles.js';
 export { supervise, type ProcessSpec, type Supervisor } from './supervisor.js';
 export { openEmbedder, embeddingDimensions } from './embedders.js';
-export { namespacedEventLog } from './namespaced-event-log.js';
+export { namespacedEventLog, namespaceTopicPrefix } from './namespaced-event-log.js';
+export { indexPrefixes } from './engines-distributed.js';
 export { dropNamespace } from './drop-namespace.js';
 export { appBundles, appOfScript, buildAppBundles, staleInput, BUNDLED_APPS, type BundledApp, type Manifest } from './app-bundles.js';
