@@ -87,7 +87,7 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
   describeWebhookScenarios('signed webhooks, through start-distributed (endpoints and the delivery queue in Elasticsearch, a webhook-dispatcher worker)', launcher(WEBHOOK_TEST_ENV));
   describeSdkScenarios('the TypeScript SDK (@memory/sdk), through start-distributed', launcher(WEBHOOK_TEST_ENV));
 
-  describe('Idempotency-Key across two edge processes', function () {
+  describe('two edge processes', function () {
     this.timeout(300_000);
     const namespace = `e2e-${randomBytes(4).toString('hex')}`;
     const edges = [0, 1].map(() => new ServiceProcess({ entry: fileURLToPath(new URL('../../edge/src/main.ts', import.meta.url)), env: { MEMORY_NAMESPACE: namespace } }));
@@ -125,6 +125,23 @@ describeWithEngine('distributed mode (Kafka, schema registry, Elasticsearch, Min
         }
         expect((await send(round % 2, key, `${content} twice`)).body.error?.code).to.equal('IDEMPOTENCY.KEY_REUSED');
       }
+    });
+
+    it('never give one job id to two requests of one end user, however close together they come to the two edges', async () => {
+      // A burst on each edge at once: each edge's clock issues a run of consecutive milliseconds, so the two runs overlap.
+      const burst = await Promise.all(
+        Array.from({ length: 160 }, (_, i) =>
+          fetch(`${edges[i % 2]!.url}/v1/memory`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${TEST_KEYS.acme}`, 'x-end-user-id': 'judy', 'content-type': 'application/json' },
+            body: JSON.stringify({ source: { type: 'text', content: `Burst note ${i}` } }),
+          }).then(async (res) => ({ status: res.status, body: (await res.json()) as { jobId?: string } })),
+        ),
+      );
+      expect(burst.map((answer) => answer.status)).to.deep.equal(burst.map(() => 202));
+      const jobIds = burst.map((answer) => answer.body.jobId!);
+      expect(new Set(jobIds).size, 'one job id a request').to.equal(jobIds.length);
+      for (const jobId of jobIds) expect(jobId).to.match(/^job_\d{13}_judy$/);
     });
   });
 

@@ -37,7 +37,7 @@ describe('createIdempotency over the embedded store', () => {
     const piece = idempotency();
     const discarded: string[] = [];
     const failing = piece.run({
-      scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_1_alice',
+      scope, key: 'k', fingerprint: () => 'f', newJobId: async () => 'job_1_alice',
       accept: async () => { throw new MemoryServiceError('EVENTLOG.UNAVAILABLE', 'the broker went away before acknowledging', { retriable: true }); },
       discard: async () => { discarded.push('first'); },
     });
@@ -46,7 +46,7 @@ describe('createIdempotency over the embedded store', () => {
     // The retry a moment later, well within the lease, accepts the same job: the pipeline rewrites the same memory.
     clock += 1_000;
     const accepted: Array<string | undefined> = [];
-    const send = () => piece.run({ scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_2_alice', accept: async (jobId) => { accepted.push(jobId); return { status: 202, body: { jobId } }; } });
+    const send = () => piece.run({ scope, key: 'k', fingerprint: () => 'f', newJobId: async () => 'job_2_alice', accept: async (jobId) => { accepted.push(jobId); return { status: 202, body: { jobId } }; } });
     expect(await send()).to.deep.equal({ status: 202, body: { jobId: 'job_1_alice' }, replayed: false });
     expect(await send()).to.deep.equal({ status: 202, body: { jobId: 'job_1_alice' }, replayed: true });
     expect(accepted).to.deep.equal(['job_1_alice']);
@@ -56,13 +56,13 @@ describe('createIdempotency over the embedded store', () => {
     const piece = idempotency();
     const discarded: string[] = [];
     const refused = piece.run({
-      scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_1_alice',
+      scope, key: 'k', fingerprint: () => 'f', newJobId: async () => 'job_1_alice',
       accept: async () => { throw new RequestError(409, 'REQUEST.END_USER_ERASED', 'erased meanwhile'); },
       discard: async () => { discarded.push('first'); },
     });
     await refused.then(() => expect.fail('should have failed'), (error: RequestError) => expect(error.code).to.equal('REQUEST.END_USER_ERASED'));
     expect(discarded).to.deep.equal(['first']);
-    const retry = await piece.run({ scope, key: 'k', fingerprint: () => 'f', newJobId: () => 'job_2_alice', accept: async (jobId) => ({ status: 202, body: { jobId } }) });
+    const retry = await piece.run({ scope, key: 'k', fingerprint: () => 'f', newJobId: async () => 'job_2_alice', accept: async (jobId) => ({ status: 202, body: { jobId } }) });
     expect(retry).to.deep.equal({ status: 202, body: { jobId: 'job_2_alice' }, replayed: false });
   });
 

@@ -51,6 +51,6 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
 /** The code of a job whose subject was forgotten while it was being accepted. */
 export const END_USER_ERASED = 'REQUEST.END_USER_ERASED';
 
-function endUserErased(jobId: string): RequestError {
+export function endUserErased(jobId: string): RequestError {
   return new RequestError(409, END_USER_ERASED, `the end user was erased while this request was being accepted (as ${jobId}); nothing of it was kept: send it again to keep it after the erasure`);
 }

@@ -1,11 +1,12 @@
-import { contentKeyId, createJobIdClock, isJobIdOf, jobIdOfMemory, type ForgetRequested } from '@memory/contracts';
+import { contentKeyId, isJobIdOf, jobIdOfMemory, type ForgetRequested } from '@memory/contracts';
 import type { Keyring, Scope } from '@memory/ports';
 import { RequestError } from '@memory/platform';
 import { acceptJob, type AcceptJobDeps } from './accept-job.js';
+import type { IssueJobId } from './job-ids.js';
 
 export interface ForgettingDeps extends AcceptJobDeps {
   keys: Pick<Keyring, 'forget' | 'erase'>;
-  nextJobId?: ReturnType<typeof createJobIdClock>;
+  issueJobId: IssueJobId;
 }
 
 /**
@@ -14,10 +15,8 @@ export interface ForgettingDeps extends AcceptJobDeps {
  * so a memory still in the pipeline never becomes searchable. The forgetter then removes what the stores hold.
  */
 export function createForgetting(deps: ForgettingDeps) {
-  const nextJobId = deps.nextJobId ?? createJobIdClock();
-
   const request = async (scope: Scope, target: Pick<ForgetRequested, 'target' | 'memoryId' | 'targetJobId'>, destroy: (acceptedAt: number) => Promise<number>) => {
-    const { jobId, acceptedAt } = nextJobId('forget', scope.endUserId);
+    const { jobId, acceptedAt } = await deps.issueJobId('forget', scope);
     const keysDestroyed = await destroy(acceptedAt);
     return acceptJob(deps, 'forgetRequested', { jobId, ...scope, ...target, acceptedAt, keysDestroyed });
   };

@@ -48,7 +48,7 @@ export interface IdempotentRequest {
    * was sent. It is kept with the key's claim, so that a retry after its holder died mid-request accepts the same job
    * again rather than a second one.
    */
-  newJobId?: () => string;
+  newJobId?: () => Promise<string>;
   /**
    * Does the work and gives the answer to keep; a throw frees the key again (a 4xx), or hands its job id to the retry
    * (an engine's failure, which may have come after the job was accepted: see mayHaveAccepted). `jobId` is the job to
@@ -129,7 +129,13 @@ export function createIdempotency(options: IdempotencyOptions) {
       }
       const { scope } = request;
       const fingerprint = request.fingerprint();
-      const jobId = request.newJobId?.();
+      let jobId: string | undefined;
+      try {
+        jobId = await request.newJobId?.();
+      } catch (error) {
+        await discarding(request);
+        throw error;
+      }
       const claimedAt = now();
       sweepIfDue(claimedAt);
       let result;

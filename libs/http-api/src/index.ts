@@ -6,6 +6,7 @@ export * from './idempotency.js';
 export * from './ingestion.js';
 export * from './forgetting.js';
 export * from './updating.js';
+export * from './job-ids.js';
 export * from './limits.js';
 export * from './validation.js';
 export type { Readiness } from './routes/health.js';

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { acceptedAtOf, blobKeyOf, createJobIdClock, imageBlobKeys, type IngestRequested } from '@memory/contracts';
+import { acceptedAtOf, blobKeyOf, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobInfo, BlobStore, MemoryMetadata } from '@memory/ports';
 import { acceptJob, type AcceptJobDeps } from './accept-job.js';
+import type { IssueJobId } from './job-ids.js';
 import { MemoryServiceError, RequestError } from '@memory/platform';
 import { sanitiseFileName, type IncomingPdf } from './upload.js';
 import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
@@ -11,14 +12,12 @@ import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
 export interface IngestionDeps extends AcceptJobDeps {
   /** Where images and PDFs go before their event is published (claim check); required for those endpoints. */
   blobs?: BlobStore;
-  nextJobId?: ReturnType<typeof createJobIdClock>;
+  issueJobId: IssueJobId;
 }
 
 
 /** The ingestion use case: store the bytes (claim check), build the event, and accept it as a job (acceptJob). */
 export function createIngestion(deps: IngestionDeps) {
-  const nextJobId = deps.nextJobId ?? createJobIdClock();
-
   const accept = (event: Omit<IngestRequested, 'memoryId' | 'cause'>) => acceptJob(deps, 'ingestRequested', { ...event, memoryId: null, cause: 'ingest' });
 
   const blobStore = () => {
@@ -31,14 +30,14 @@ export function createIngestion(deps: IngestionDeps) {
    * attempt's of the same request: see IdempotentRequest.newJobId), with its acceptedAt read back from the id, or else
    * a new one.
    */
-  const jobOf = (kind: 'text' | 'image' | 'document', endUserId: string, given: string | undefined) => {
+  const jobOf = async (kind: 'text' | 'image' | 'document', tenantId: string, endUserId: string, given: string | undefined) => {
     const acceptedAt = given === undefined ? null : acceptedAtOf(given);
-    return given !== undefined && acceptedAt !== null ? { jobId: given, acceptedAt } : nextJobId(kind, endUserId);
+    return given !== undefined && acceptedAt !== null ? { jobId: given, acceptedAt } : deps.issueJobId(kind, { tenantId, endUserId });
   };
 
   return {
     /** A new job id, for a request that names its job before accepting it (an idempotent one). */
-    newJobId: (kind: 'text' | 'image', endUserId: string) => nextJobId(kind, endUserId).jobId,
+    newJobId: async (kind: 'text' | 'image', tenantId: string, endUserId: string) => (await deps.issueJobId(kind, { tenantId, endUserId })).jobId,
     /**
      * Validates the image (decodes, allowed format, size and pixel limits), stores the original and its preview,
      * and only then publishes the event: an accepted job's bytes are always there for the enricher.
@@ -46,7 +45,7 @@ export function createIngestion(deps: IngestionDeps) {
     async acceptImage(tenantId: string, endUserId: string, timeZone: string | null, request: ImageIngestRequest, givenJobId?: string) {
       const image = await inspectImage(request.image);
       const preview = await makePreview(request.image);
-      const { jobId, acceptedAt } = jobOf('image', endUserId, givenJobId);
+      const { jobId, acceptedAt } = await jobOf('image', tenantId, endUserId, givenJobId);
       const keys = imageBlobKeys(tenantId, endUserId, jobId);
       const blobs = blobStore();
       const original = await blobs.put(keys.original, request.image, image.contentType);
@@ -65,7 +64,7 @@ export function createIngestion(deps: IngestionDeps) {
      * once the file is stored: when it is refused, the stored file is deleted again.
      */
     async storeDocument(tenantId: string, endUserId: string, upload: IncomingPdf, maxBytes: number, options: { hash: boolean }): Promise<StoredDocument> {
-      const { jobId, acceptedAt } = nextJobId('document', endUserId);
+      const { jobId, acceptedAt } = await deps.issueJobId('document', { tenantId, endUserId });
       const key = blobKeyOf(tenantId, endUserId, jobId, sanitiseFileName(upload.fileName));
       const hashed = options.hash ? sha256While(upload.stream) : null;
       let blob: BlobInfo;
@@ -91,7 +90,7 @@ export function createIngestion(deps: IngestionDeps) {
      */
     async publishDocument(document: StoredDocument, timeZone: string | null, givenJobId?: string) {
       const { tenantId, endUserId } = document;
-      const { jobId, acceptedAt } = givenJobId === undefined ? document : jobOf('document', endUserId, givenJobId);
+      const { jobId, acceptedAt } = givenJobId === undefined ? document : await jobOf('document', tenantId, endUserId, givenJobId);
       const earlierBlob = jobId === document.jobId ? null : await blobStore().head(blobKeyOf(tenantId, endUserId, jobId, sanitiseFileName(document.fileName)));
       const blob = earlierBlob ?? document.blob;
       const ack = await accept({
@@ -108,8 +107,8 @@ export function createIngestion(deps: IngestionDeps) {
     discardDocument(document: StoredDocument): Promise<void> {
       return blobStore().delete(document.blob.key);
     },
-    acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest, givenJobId?: string) {
-      const { jobId, acceptedAt } = jobOf('text', endUserId, givenJobId);
+    async acceptText(tenantId: string, endUserId: string, timeZone: string | null, request: TextIngestRequest, givenJobId?: string) {
+      const { jobId, acceptedAt } = await jobOf('text', tenantId, endUserId, givenJobId);
       return accept({
         jobId, tenantId, endUserId, kind: 'text', acceptedAt,
         content: request.content, sourceTimestamp: request.sourceTimestamp, timeZone, userContext: request.userContext, blob: null, metadata: request.metadata,

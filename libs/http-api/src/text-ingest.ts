@@ -26,7 +26,7 @@ export function ingestText(deps: TextIngestDeps, tenantId: string, headers: Text
     scope: { tenantId, endUserId },
     key: headers.idempotencyKey,
     fingerprint: () => requestFingerprint('POST /v1/memory', { timeZone, body: JSON.stringify(body) }),
-    newJobId: () => deps.ingestion.newJobId('text', endUserId),
+    newJobId: () => deps.ingestion.newJobId('text', tenantId, endUserId),
     accept: async (jobId) => ({ status: 202, body: await deps.ingestion.acceptText(tenantId, endUserId, timeZone, request, jobId) }),
   });
 }

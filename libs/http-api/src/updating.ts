@@ -1,13 +1,14 @@
-import { createJobIdClock, isJobIdOf, jobIdOfMemory } from '@memory/contracts';
+import { isJobIdOf, jobIdOfMemory } from '@memory/contracts';
 import type { Scope, VectorStore } from '@memory/ports';
 import { errorCode, RequestError } from '@memory/platform';
 import { acceptJob, END_USER_ERASED, type AcceptJobDeps } from './accept-job.js';
+import type { IssueJobId } from './job-ids.js';
 import type { UpdateRequest } from './validation.js';
 
 export interface UpdatingDeps extends AcceptJobDeps {
   /** The memory as stored now: what a change is applied to. */
   vectors: VectorStore;
-  nextJobId?: ReturnType<typeof createJobIdClock>;
+  issueJobId: IssueJobId;
 }
 
 /** The same answer GET /v1/memories/{id} gives, so an update tells nothing more about ids that are not the caller's. */
@@ -24,7 +25,6 @@ const NOT_READY_RETRY_AFTER_S = 1;
  * memory's key (sealing.ts), so deleting the memory forgets every version.
  */
 export function createUpdating(deps: UpdatingDeps) {
-  const nextJobId = deps.nextJobId ?? createJobIdClock();
   return {
     async updateMemory(scope: Scope, memoryId: string, timeZone: string | null, change: UpdateRequest) {
       const madeBy = jobIdOfMemory(memoryId);
@@ -38,8 +38,8 @@ export function createUpdating(deps: UpdatingDeps) {
       if (memory.kind !== 'text') {
         throw new RequestError(422, 'MEMORY.NOT_EDITABLE', `memory ${memoryId} is ${memory.kind === 'image' ? 'an image' : 'a page of a PDF'}: only text memories can be corrected; delete it and ingest it again instead`, { kind: memory.kind });
       }
-      const { jobId, acceptedAt } = nextJobId('update', scope.endUserId);
       try {
+        const { jobId, acceptedAt } = await deps.issueJobId('update', scope);
         return await acceptJob(deps, 'ingestRequested', {
           jobId, ...scope, kind: 'text', acceptedAt,
           content: change.content ?? memory.originalContent,

@@ -41,6 +41,20 @@ describe('Keyring', () => {
     expect(kept.status).to.equal('fulfilled');
   });
 
+  it('claims an id for the process whose key is stored first: the other is told it is taken, a forgotten one so', async () => {
+    const { store, calls } = countingStore(new Set(['job_gone_x']));
+    // Two processes over one store, claiming the same ids at once.
+    const [first, second] = [new Keyring(store), new Keyring(store)];
+    const outcomes = await Promise.all([first.claim('acme', 'u', 'job_1_x'), second.claim('acme', 'u', 'job_1_x')]);
+    expect([...outcomes].sort()).to.deep.equal(['claimed', 'taken']);
+    const winner = outcomes[0] === 'claimed' ? first : second;
+    const writes = calls.length;
+    const claimedKey = await winner.keyFor('acme', 'u', 'job_1_x');
+    expect(calls.length, 'the claimed key is kept for the records sealed next').to.equal(writes);
+    expect(claimedKey.equals((await store.get({ tenantId: 'acme', endUserId: 'u' }, ['job_1_x'])).get('job_1_x')!)).to.equal(true);
+    expect(await first.claim('acme', 'u', 'job_gone_x')).to.equal('forgotten');
+  });
+
   it('keeps a key no longer than cacheMs, even one never asked for again', async () => {
     const { store } = countingStore();
     let now = 0;

@@ -89,13 +89,33 @@ export class Keyring implements ContentKeys {
   async keyFor(tenantId: string, endUserId: string, keyId: string): Promise<Buffer> {
     const cached = this.cached(tenantId, endUserId, keyId);
     if (cached) return cached;
-    const key = await new Promise<Buffer | null>((resolve, reject) => {
-      this.waiting.push({ scope: { tenantId, endUserId }, keyId, key: newDataKey(), settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)) });
-      void this.createWaiting();
-    });
+    const key = await this.create({ tenantId, endUserId }, keyId, newDataKey());
     if (!key) throw keyForgotten(tenantId, endUserId, keyId);
     this.remember(tenantId, endUserId, keyId, key);
     return key;
+  }
+
+  /**
+   * Creates the subject's key unless it has one: 'claimed' when this call created it (kept for the records sealed
+   * next), 'taken' when the subject already had a key (another process issued the same id), 'forgotten' when the
+   * subject is. How a process makes an id it issued its own: ids are issued per process (createJobIdClock), and two
+   * processes can issue the same one.
+   */
+  async claim(tenantId: string, endUserId: string, keyId: string): Promise<'claimed' | 'taken' | 'forgotten'> {
+    const fresh = newDataKey();
+    const key = await this.create({ tenantId, endUserId }, keyId, fresh);
+    if (!key) return 'forgotten';
+    if (!key.equals(fresh)) return 'taken';
+    this.remember(tenantId, endUserId, keyId, key);
+    return 'claimed';
+  }
+
+  /** The stored key of the subject after asking to create `key`: `key` itself, the one it already had, or null. */
+  private create(scope: Scope, keyId: string, key: Buffer): Promise<Buffer | null> {
+    return new Promise<Buffer | null>((resolve, reject) => {
+      this.waiting.push({ scope, keyId, key, settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)) });
+      void this.createWaiting();
+    });
   }
 
   /** Writes the waiting requests in one create, then the ones that came meanwhile, until none waits. */

@@ -1,5 +1,5 @@
 import { createLogger } from '@memory/platform';
-import { createForgetting } from '@memory/http-api';
+import { createForgetting, createJobIdIssuer } from '@memory/http-api';
 import { openInfrastructure, readServiceConfig, type ServiceMode } from '@memory/composition';
 
 /**
@@ -16,7 +16,7 @@ export async function eraseTenant(mode: ServiceMode, env: Record<string, string 
     const endUsers = new Set<string>();
     for await (const { scope } of keys.entries()) if (scope.tenantId === tenantId) endUsers.add(scope.endUserId);
     const keyring = await infra.keyring();
-    const forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger: infra.logger, keys: keyring });
+    const forgetting = createForgetting({ log, codec, jobs: await infra.jobs(), logger: infra.logger, keys: keyring, issueJobId: createJobIdIssuer(keyring) });
     const destroyed = await keyring.erase({ tenantId, endUserId: null }, Date.now());
     // Its webhooks go first, so nothing of these erasures (or anything later) is sent to its endpoints.
     const webhookRecords = await (await infra.webhooks()).forgetTenant(tenantId);

@@ -42,7 +42,7 @@ export function documentRoutes(ingestion: Ingestion, idempotency: Idempotency, m
         scope,
         key,
         fingerprint: () => requestFingerprint('POST /v1/ingest/document/upload', { timeZone, fileName: stored.fileName, sha256: stored.sha256, metadata: JSON.stringify(stored.metadata) }),
-        newJobId: () => stored.jobId,
+        newJobId: async () => stored.jobId,
         accept: async (givenJobId) => {
           const { status, jobId, storagePath } = await ingestion.publishDocument(stored, timeZone, givenJobId);
           return { status: 202, body: { status, jobId, storagePath } };

@@ -25,7 +25,7 @@ export function imageRoutes(ingestion: Ingestion, idempotency: Idempotency, blob
       scope,
       key: req.header(IDEMPOTENCY_KEY_HEADER),
       fingerprint: () => requestFingerprint('POST /v1/memory/image', { timeZone, body: JSON.stringify(req.body) }),
-      newJobId: () => ingestion.newJobId('image', scope.endUserId),
+      newJobId: () => ingestion.newJobId('image', scope.tenantId, scope.endUserId),
       accept: async (givenJobId) => {
         const { status, jobId } = await ingestion.acceptImage(scope.tenantId, scope.endUserId, timeZone, request, givenJobId);
         const previewUrl = `${req.protocol}://${req.get('host')}${PREVIEW_PATH.replace(':jobId', encodeURIComponent(jobId))}`;
