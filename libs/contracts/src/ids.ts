@@ -5,6 +5,9 @@ export type JobKind = SourceKind | 'update' | 'forget';
 
 const JOB_PREFIX: Record<JobKind, string> = { text: 'job', image: 'img_job', document: 'doc_job', update: 'upd_job', forget: 'del_job' };
 
+/** A job id of any kind: its prefix, the millisecond it was accepted and (captured) the end user id. */
+export const JOB_ID_PATTERN = new RegExp(`^(?:${Object.values(JOB_PREFIX).join('|')})_\\d{1,15}_(.+)$`);
+
 /**
  * Job ids as the interface defines them: prefix, a millisecond timestamp and the end user id, joined by
  * underscores. The clock is made strictly increasing per process, so two requests in the same millisecond still
@@ -36,7 +39,7 @@ export function isUpdateJob(jobId: string): boolean {
 
 /** Whether `id` is a job id of this end user (`<prefix>_<ms>_<endUserId>`), of any kind. */
 export function isJobIdOf(id: string, endUserId: string): boolean {
-  const match = /^(?:job|img_job|doc_job|upd_job|del_job)_\d{1,15}_(.+)$/.exec(id);
+  const match = JOB_ID_PATTERN.exec(id);
   return match !== null && match[1] === endUserId;
 }
 

@@ -1,5 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { FILTER_LIMITS, SEARCH_LIMITS, SEARCH_MODES, STRATEGY_NAMES } from '@memory/search';
+import { JOB_ID_PATTERN } from '@memory/contracts';
 import { REQUEST_LIMITS } from '../limits.js';
 import { WEBHOOK_EVENT_TYPES } from '@memory/ports';
 
@@ -24,6 +25,7 @@ export const ErrorBody = Type.Object(
 
 // The key pattern of METADATA_LIMITS, without __proto__ (isMetadataKey).
 const MetadataKey = Type.String({ pattern: `^(?!__proto__$)${METADATA.keyPattern.source.slice(1)}` });
+const JobId = Type.String({ pattern: JOB_ID_PATTERN.source, description: 'job_, img_job_, doc_job_, upd_job_ or del_job_, the millisecond it was accepted and the end user id.' });
 const MetadataValue = Type.Union([Type.String({ maxLength: METADATA.maxStringChars }), Type.Number(), Type.Boolean()]);
 
 export const Metadata = Type.Union(
@@ -139,7 +141,7 @@ export const ModeSearchRequest = Type.Object(
 export const Accepted = Type.Object(
   {
     status: Type.Literal('Accepted'),
-    jobId: Type.String(),
+    jobId: JobId,
     previewUrl: Type.Optional(Type.String({ description: 'Image ingestion: where the preview is served (same authentication).' })),
     storagePath: Type.Optional(Type.String({ description: 'PDF upload: where the original is kept.' })),
   },
@@ -150,8 +152,11 @@ const Payload = Type.Object(
   {
     memory_type: Type.String(),
     content: Type.String(),
+    movie_genre: Type.Optional(Type.String({ description: 'Present for movie-related memories.' })),
+    sentiment: Type.String(),
+    mentioned_titles: Type.Array(Type.String()),
     user_id: Type.String(),
-    created_at: Type.Number(),
+    created_at: Type.Integer({ description: 'When the memory was created, in milliseconds since the epoch.' }),
     source_type: Type.String(),
     job_id: Type.String(),
     version: Type.Integer(),
@@ -165,7 +170,7 @@ export const Memory = Type.Object({ id: Type.String(), payload: Payload }, { $id
 export const SearchHit = Type.Object(
   {
     id: Type.String(),
-    finalScore: Type.Number(),
+    finalScore: Type.Number({ minimum: 0, maximum: 1 }),
     payload: Payload,
     searchedWithNode: Type.String(),
     explain: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
@@ -197,7 +202,7 @@ export const MemoryHistory = Type.Object(
 
 export const Job = Type.Object(
   {
-    jobId: Type.String(),
+    jobId: JobId,
     status: Type.Union([Type.Literal('Accepted'), Type.Literal('Processing'), Type.Literal('Completed'), Type.Literal('Failed')]),
     stage: Type.Union([Type.String(), Type.Null()]),
     endUserId: Type.String(),

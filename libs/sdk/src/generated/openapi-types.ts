@@ -368,6 +368,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Accepted: {
+            /** @description job_, img_job_, doc_job_, upd_job_ or del_job_, the millisecond it was accepted and the end user id. */
             jobId: string;
             /** @description Image ingestion: where the preview is served (same authentication). */
             previewUrl?: string;
@@ -411,6 +412,7 @@ export interface components {
                 code: string | null;
                 reason: string | null;
             };
+            /** @description job_, img_job_, doc_job_, upd_job_ or del_job_, the millisecond it was accepted and the end user id. */
             jobId: string;
             memoryIds: string[];
             partCount: number | null;
@@ -433,12 +435,17 @@ export interface components {
             /** @description The memory: its text, enrichment (themes, entities, event_times, sentiment...) and metadata. */
             payload: {
                 content: string;
+                /** @description When the memory was created, in milliseconds since the epoch. */
                 created_at: number;
                 job_id: string;
                 memory_type: string;
+                mentioned_titles: string[];
                 metadata: {
                     [key: string]: string | number | boolean;
                 };
+                /** @description Present for movie-related memories. */
+                movie_genre?: string;
+                sentiment: string;
                 source_type: string;
                 user_id: string;
                 version: number;
@@ -611,12 +618,17 @@ export interface components {
             /** @description The memory: its text, enrichment (themes, entities, event_times, sentiment...) and metadata. */
             payload: {
                 content: string;
+                /** @description When the memory was created, in milliseconds since the epoch. */
                 created_at: number;
                 job_id: string;
                 memory_type: string;
+                mentioned_titles: string[];
                 metadata: {
                     [key: string]: string | number | boolean;
                 };
+                /** @description Present for movie-related memories. */
+                movie_genre?: string;
+                sentiment: string;
                 source_type: string;
                 user_id: string;
                 version: number;
