@@ -38,7 +38,13 @@ describe('backpressure on memoryd (embedded default)', () => {
       expect(acks.map((ack) => ack.headers.get('ratelimit-remaining')).sort()).to.deep.equal(['0', '1', '2']);
 
       // The Express routes that create jobs pass the same check (here DELETE; a gzip text body falls through to Express too).
-      const [refused, forget] = await Promise.all([acme.post('/v1/memory', text('One heron too many.')), acme.delete('/v1/memories/mem_0000000000000000000000000')]);
+      const [refused, forget, spelledOtherwise] = await Promise.all([
+        acme.post('/v1/memory', text('One heron too many.')),
+        acme.delete('/v1/memories/mem_0000000000000000000000000'),
+        // Express routes this to POST /v1/memory as well: the same check applies.
+        acme.post('/V1/Memory/', text('One heron too many, spelled otherwise.')),
+      ]);
+      expectError(spelledOtherwise, 429, 'RATE.LIMITED');
       expectError(refused, 429, 'RATE.LIMITED');
       conforms('POST', '/v1/memory', refused);
       expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 2);

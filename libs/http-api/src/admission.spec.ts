@@ -52,7 +52,7 @@ describe('admission', () => {
   });
 
   it('applies to the routes that create a job, not to searches, reads or webhooks', () => {
-    for (const [method, path] of [['POST', '/v1/memory'], ['POST', '/v1/memory/image'], ['POST', '/v1/ingest/document/upload'], ['PATCH', '/v1/memories/mem_1'], ['DELETE', '/v1/memories/mem_1'], ['DELETE', '/v1/memories'], ['DELETE', '/v1/users/alice']] as const) {
+    for (const [method, path] of [['POST', '/v1/memory'], ['POST', '/v1/memory/'], ['POST', '/V1/Memory'], ['DELETE', '/V1/USERS/alice/'], ['POST', '/v1/memory/image'], ['POST', '/v1/ingest/document/upload'], ['PATCH', '/v1/memories/mem_1'], ['DELETE', '/v1/memories/mem_1'], ['DELETE', '/v1/memories'], ['DELETE', '/v1/users/alice']] as const) {
       expect(createsJob(method, path), `${method} ${path}`).to.equal(true);
     }
     for (const [method, path] of [['POST', '/v1/search'], ['POST', '/v1/search/image'], ['GET', '/v1/memories'], ['GET', '/v1/jobs/j'], ['POST', '/v1/webhooks'], ['DELETE', '/v1/webhooks/w'], ['POST', '/v1/memory/x'], ['PATCH', '/v1/memories/a/history']] as const) {

@@ -80,8 +80,12 @@ export function decideAdmission(state: { bucket: TokenBucket; inFlight: number; 
   return { bucket, refusal, headers };
 }
 
-/** The requests that create a job: what admission applies to. */
-export function createsJob(method: string, path: string): boolean {
+/**
+ * The requests that create a job: what admission applies to. The path is read as Express's router matches it (any
+ * case, one trailing slash or none), so `POST /V1/Memory/` is admitted as what it is routed to.
+ */
+export function createsJob(method: string, routedPath: string): boolean {
+  const path = routedPath.toLowerCase().replace(/(.)\/$/, '$1');
   if (method === 'POST') return path === '/v1/memory' || path === '/v1/memory/image' || path === '/v1/ingest/document/upload';
   if (method === 'PATCH') return /^\/v1\/memories\/[^/]+$/.test(path);
   if (method === 'DELETE') return /^\/v1\/memories(\/[^/]+)?$/.test(path) || /^\/v1\/users\/[^/]+$/.test(path);
