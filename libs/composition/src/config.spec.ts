@@ -27,6 +27,13 @@ describe('readServiceConfig', () => {
     expect(readServiceConfig({}, 'distributed').searchUrls).to.deep.equal(['http://127.0.0.1:8090']);
     expect(readServiceConfig({ MEMORY_SEARCH_URL: 'http://a:8090, http://b:8090,' }, 'distributed').searchUrls).to.deep.equal(['http://a:8090', 'http://b:8090']);
   });
+  it('takes MEMORY_PUBLIC_URL as an http(s) address, a path prefix allowed, and refuses what is not one', () => {
+    expect(readServiceConfig({}, 'embedded').publicUrl).to.equal(undefined);
+    expect(readServiceConfig({ MEMORY_PUBLIC_URL: 'https://memory.example.com/api/' }, 'embedded').publicUrl).to.equal('https://memory.example.com/api');
+    for (const bad of ['memory.example.com', 'ftp://memory.example.com', 'https://memory.example.com/?a=1', 'https://user:pw@memory.example.com']) {
+      expect(() => readServiceConfig({ MEMORY_PUBLIC_URL: bad }, 'embedded'), bad).to.throw(/MEMORY_PUBLIC_URL must be an http or https URL/);
+    }
+  });
   it('splits KAFKA_BROKERS and reports every problem at once', () => {
     expect(readServiceConfig({ KAFKA_BROKERS: 'a:1, b:2' }, 'distributed').kafka.brokers).to.deep.equal(['a:1', 'b:2']);
     expect(() => readServiceConfig({ PORT: 'x', MEMORY_NAMESPACE: 'Not Valid', MEMORY_EMBEDDER: 'huggingface' }, 'embedded')).to.throw(

@@ -49,6 +49,11 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
     metrics: c.oneOf('MEMORY_METRICS', ['on', 'off'] as const, 'on') === 'on',
     /** Where the /mcp route's add_memory may read images and PDFs; unset, it reads no file. */
     mcpFileRoot: c.string('MEMORY_MCP_FILE_ROOT'),
+    /**
+     * The address clients reach the API at (behind a load balancer or a TLS terminator), for the links answers carry
+     * (an image's previewUrl); unset: each request's own scheme and Host.
+     */
+    publicUrl: publicUrlOf(c, 'MEMORY_PUBLIC_URL'),
     /** How long an Idempotency-Key is remembered after its request was answered; at least the 24 hours we promise. */
     idempotencyTtlHours: c.integer('MEMORY_IDEMPOTENCY_TTL_HOURS', 24, { min: 24, max: 24 * 365 }),
     /** Backpressure on the routes that create jobs (README, "Limits and backpressure"); the defaults are far above normal use. */
@@ -142,4 +147,16 @@ function optionalOneOf(c: ConfigReader, name: string, allowed: readonly string[]
   const value = c.string(name);
   if (value !== undefined && !allowed.includes(value)) c.problem(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value;
+}
+
+/** An absolute http(s) URL, a path prefix allowed, without a trailing slash; a problem otherwise. */
+function publicUrlOf(c: ConfigReader, name: string): string | undefined {
+  const value = c.string(name);
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    c.problem(`${name} must be an http or https URL without query, fragment or credentials (e.g. https://memory.example.com), got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return url.href.replace(/\/$/, '');
 }

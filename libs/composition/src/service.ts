@@ -117,6 +117,7 @@ async function apiListener(
   if (roles.http.ingestion) {
     deps.blobs = await infra.blobs();
     deps.documentMaxBytes = config.documentMaxBytes;
+    if (config.publicUrl) deps.publicUrl = config.publicUrl;
     // One clock for every job id this process issues, so an erasure and an ingestion never share a millisecond.
     const issueJobId = api.createJobIdIssuer(await infra.keyring(), createJobIdClock());
     deps.admission = await startAdmission(api.Admission, config, { jobs: await infra.jobs(), logger, backlogRecords: async () => Math.max(0, ...Object.values(await pipelineLag(log, reported))) });

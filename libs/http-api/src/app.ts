@@ -43,6 +43,8 @@ export interface HttpApiDeps {
   updating?: Updating;
   /** Images and PDFs (with ingestion): originals and previews. */
   blobs?: BlobStore;
+  /** The address clients reach this API at, for the links answers carry; unset: each request's scheme and Host. */
+  publicUrl?: string;
   /** Largest PDF upload in bytes; default REQUEST_LIMITS.documentMaxBytes. */
   documentMaxBytes?: number;
   search?: SearchRouteDeps | { proxyTo: readonly string[] };
@@ -87,7 +89,7 @@ export function expressApp(deps: HttpApiDeps) {
   if (deps.ingestion && deps.idempotency) {
     app.use(memoryRoutes({ ingestion: deps.ingestion, idempotency: deps.idempotency }));
     if (deps.blobs) {
-      app.use(imageRoutes(deps.ingestion, deps.idempotency, deps.blobs));
+      app.use(imageRoutes(deps.ingestion, deps.idempotency, deps.blobs, deps.publicUrl));
       app.use(documentRoutes(deps.ingestion, deps.idempotency, deps.documentMaxBytes ?? REQUEST_LIMITS.documentMaxBytes));
     }
   }

@@ -15,7 +15,7 @@ const PREVIEW_PATH = '/v1/memory/image/:jobId/preview';
  * previewUrl is served by this API with the same authentication (Bearer key and x-end-user-id), not a signed URL:
  * one rule for every byte of a user's data.
  */
-export function imageRoutes(ingestion: Ingestion, idempotency: Idempotency, blobs: BlobStore): Router {
+export function imageRoutes(ingestion: Ingestion, idempotency: Idempotency, blobs: BlobStore, publicUrl?: string): Router {
   const router = Router();
   router.post('/v1/memory/image', requireJson, json({ limit: REQUEST_LIMITS.imageJsonBodyBytes }), async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
@@ -28,7 +28,10 @@ export function imageRoutes(ingestion: Ingestion, idempotency: Idempotency, blob
       newJobId: () => ingestion.newJobId('image', scope.tenantId, scope.endUserId),
       accept: async (givenJobId) => {
         const { status, jobId } = await ingestion.acceptImage(scope.tenantId, scope.endUserId, timeZone, request, givenJobId);
-        const previewUrl = `${req.protocol}://${req.get('host')}${PREVIEW_PATH.replace(':jobId', encodeURIComponent(jobId))}`;
+        const path = PREVIEW_PATH.replace(':jobId', encodeURIComponent(jobId));
+        // Without a public address configured, the request's own; without a Host (HTTP/1.0), the path alone.
+        const base = publicUrl ?? (req.get('host') ? `${req.protocol}://${req.get('host')}` : '');
+        const previewUrl = `${base}${path}`;
         return { status: 202, body: { status, jobId, previewUrl } };
       },
     });
