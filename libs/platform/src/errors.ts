@@ -58,15 +58,17 @@ export function isRetriable(error: unknown): boolean {
 const ENGINE_FAMILIES = new Set(['VECTORS', 'JOBS', 'IDEMPOTENCY', 'KEYS', 'WEBHOOK', 'EVENTLOG', 'REGISTRY', 'BLOB', 'GRAPH', 'EMBEDDER']);
 
 /**
- * An engine that does not answer (an engine adapter's retriable `<FAMILY>.UNAVAILABLE`, seen directly or as the
- * last error of a retry loop): the record or request is not at fault, and trying again once the engine is back will
- * do. A file worker that cannot start (FILES.UNAVAILABLE) is not an engine: what waits for it fails instead.
+ * An engine that does not answer (an engine adapter's retriable `<FAMILY>.UNAVAILABLE`) or has no room left to write
+ * (`<FAMILY>.DISK_FULL`, lasting or not), seen directly or as the last error of a retry loop: the record or request
+ * is not at fault, and trying again once the engine is back, or space is freed, will do. A file worker that cannot
+ * start (FILES.UNAVAILABLE) is not an engine: what waits for it fails instead.
  */
 export function isEngineOutage(error: unknown): boolean {
   const cause = error instanceof Error && error.name === 'RetriesExhaustedError' ? error.cause : error;
-  if (!(cause instanceof MemoryServiceError) || !cause.retriable) return false;
+  if (!(cause instanceof MemoryServiceError)) return false;
   const [family, kind] = cause.code.split('.');
-  return kind === 'UNAVAILABLE' && ENGINE_FAMILIES.has(family ?? '');
+  if (!ENGINE_FAMILIES.has(family ?? '')) return false;
+  return kind === 'DISK_FULL' || (kind === 'UNAVAILABLE' && cause.retriable);
 }
 
 export function errorCode(error: unknown): string {

@@ -58,6 +58,12 @@ describe('isEngineOutage', () => {
     expect(isEngineOutage(exhausted)).to.equal(true);
   });
 
+  it('is an engine with no room left to write, whether it will lift by itself (Elasticsearch\'s flood stage) or not (LMDB)', () => {
+    expect(isEngineOutage(unavailable('VECTORS.DISK_FULL'))).to.equal(true);
+    expect(isEngineOutage(unavailable('JOBS.DISK_FULL', false))).to.equal(true);
+    expect(isEngineOutage(unavailable('FILES.DISK_FULL'))).to.equal(false);
+  });
+
   it('is not a refusal, an unknown error, or a file worker that cannot start', () => {
     expect(isEngineOutage(unavailable('VECTORS.REJECTED', false))).to.equal(false);
     expect(isEngineOutage(unavailable('VECTORS.UNAVAILABLE', false))).to.equal(false);
