@@ -36,6 +36,14 @@ describe('applyJobStatus', () => {
     expect(job.reason).to.equal('broken');
   });
 
+  it('keeps Completed final: a later Failed (a replay meeting an update of a memory forgotten since) changes nothing', () => {
+    let job = applyJobStatus(null, s({ state: 'Completed', stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: 'm' }), 5);
+    job = applyJobStatus(job, s({ state: 'Failed', stage: 'dual-writer', errorCode: 'MEMORY.FORGOTTEN', reason: 'deleted' }), 9);
+    expect(job.state).to.equal('Completed');
+    expect(job.errorCode).to.equal(null);
+    expect(job.memoryIds).to.deep.equal(['m']);
+  });
+
   it('is idempotent under redelivery', () => {
     const done = s({ state: 'Completed', stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: 'm' });
     const once = applyJobStatus(null, done, 5);

@@ -17,7 +17,7 @@ export function applyJobStatus(current: JobRecord | null, status: JobStatus, at:
   if (requestId !== undefined && !job.requestId) job.requestId = requestId;
   job.acceptedAt = Math.min(job.acceptedAt, at);
   job.updatedAt = Math.max(job.updatedAt, at);
-  if (job.state === 'Failed') return job;
+  if (job.state === 'Failed' || job.state === 'Completed') return job;
   if (status.partCount !== null) job.partCount = status.partCount;
   if (rank(status.stage) > rank(job.stage)) job.stage = status.stage;
 
@@ -31,8 +31,8 @@ export function applyJobStatus(current: JobRecord | null, status: JobStatus, at:
     case 'Completed':
       if (status.receipt !== null) {
         // A forgetting job has no parts: its one Completed report carries the receipt. A replay of the log
-        // forgets again and finds nothing; the first receipt, which says what was removed, stays.
-        if (job.state !== 'Completed') job.receipt = status.receipt;
+        // forgets again and finds nothing; the first receipt, which says what was removed, stays (Completed is final).
+        job.receipt = status.receipt;
         job.state = 'Completed';
         return job;
       }
