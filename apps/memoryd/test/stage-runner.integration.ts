@@ -237,6 +237,35 @@ describe('stage runner on the embedded log', function () {
     });
   });
 
+  it('fails the job an undecodable record names in clear, and dead-letters a body the Avro decoder cannot read rather than retrying it forever', async () => {
+    // A frame of the wire format around a truncated body: the decoder throws a plain Error, with no code.
+    const whole = await codec.encode('ingestRequested', request(1, 'fine'));
+    await log.append(EVENTS.ingestRequested.topic, [{ key: 't/u1', value: whole.subarray(0, whole.length - 4), headers: { 'job-id': 'job_1001_u1' } }]);
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'reporting', group: 'reporting', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) { return batch.map(() => []); },
+    };
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1 } });
+    await until(async () => (await readAll('deadLetter')).length === 1);
+    await consumer.stop();
+    expect((await readAll('deadLetter'))[0]!.jobId).to.equal('job_1001_u1');
+    const failed = (await readAll('jobStatus')).filter((status) => status.state === 'Failed');
+    expect(failed.map((status) => [status.jobId, status.tenantId, status.endUserId, status.stage])).to.deep.equal([['job_1001_u1', 't', 'u1', 'reporting']]);
+  });
+
+  it('does not fail a job when a projection of the job reports (outputs no jobStatus) dead-letters one: the tracker would read its own Failed report', async () => {
+    await publish([request(1, 'poison')]);
+    const projection: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'projection', group: 'projection', inputs: ['ingestRequested'], outputs: [],
+      async process() { throw new MemoryServiceError('TEST.POISON', 'this record can never be projected'); },
+    };
+    const consumer = await runStage(projection, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 1 } });
+    await until(async () => (await readAll('deadLetter')).length === 1);
+    await consumer.stop();
+    expect((await readAll('deadLetter'))[0]!.jobId).to.equal('job_1001_u1');
+    expect(await readAll('jobStatus')).to.deep.equal([]);
+  });
+
   it('dead-letters a record that is not in the wire format', async () => {
     await log.append(EVENTS.ingestRequested.topic, [{ key: 't/u0', value: Buffer.from('not avro') }]);
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {

@@ -1,6 +1,6 @@
-import { AvroCodec, EVENTS, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
-import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
+import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
 import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
@@ -45,7 +45,9 @@ interface Outgoing {
  * let the log commit the offsets. A batch that keeps failing is split: records are retried one by one, and one
  * that still fails is dead-lettered with its error and its job is marked Failed, so one poison event never stalls
  * a user's partition and every accepted job ends Completed or Failed. An engine outage is not a poison event: its
- * batch is delivered again until the engine is back (isEngineOutage).
+ * batch is delivered again until the engine is back (isEngineOutage). Only a stage that reports jobs' progress
+ * (jobStatus among its outputs) fails them: a projection of the reports (the job tracker, the webhook dispatcher)
+ * failing says nothing of the job, and the job tracker would read its own Failed report and fail again, forever.
  *
  * Every stage is measured here, not in its own code: records processed and failed, the time per batch, the dead
  * letters; and each output carries the request id of its input, so a job's log lines share one id in every stage.
@@ -86,9 +88,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     await Promise.all([...byTopic].map(([topic, records]) => deps.log.append(topic, records)));
   };
 
+  const reportsJobs = stage.outputs.includes('jobStatus');
   const deadLetter = async (record: LogRecord, error: unknown, attempts: number, decoded?: Incoming<In>) => {
     const cause = error instanceof RetriesExhaustedError ? error.cause : error;
-    const job = decoded ? jobOf(decoded.value) : null;
+    // A record that could not be decoded still names its job and end user in clear (its headers and key).
+    const job = decoded ? jobOf(decoded.value) : jobInClear(record);
     const requestId = requestIdOf(record);
     logger.error('dead-lettering record', { topic: record.topic, partition: record.partition, offset: record.offset, jobId: job?.jobId ?? record.headers[JOB_ID_HEADER], requestId, code: errorCode(cause), error: errorMessage(cause) });
     stageRecords.inc({ stage: stage.name, outcome: 'failed' });
@@ -97,7 +101,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       event: 'deadLetter',
       value: { stage: stage.name, topic: record.topic, partition: record.partition, offset: record.offset, key: record.key, value: record.value, jobId: job?.jobId ?? null, errorCode: errorCode(cause), errorMessage: errorMessage(cause), attempts },
     }];
-    if (job) {
+    if (job && reportsJobs) {
       emits.push({ event: 'jobStatus', value: jobStatusOf(job, 'Failed', { stage: stage.name, errorCode: errorCode(cause), reason: `${stage.name} failed: ${errorMessage(cause)}` }) });
     }
     await publish(emits.map((emit) => ({ emit, requestId })));
@@ -161,7 +165,9 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
           if (update && stage.outputs.includes('jobStatus')) await publish([{ emit: updateOfForgottenMemory(update, stage.name), requestId: requestIdOf(record) }]);
           continue;
         }
-        if (isRetriable(error) && !(error as { code?: string }).code?.startsWith('CONTRACT.')) throw error; // registry unreachable: redeliver later
+        // An engine's passing failure (the registry or the key store unreachable): redeliver later. Anything else,
+        // a plain Error of the Avro decoder on a truncated body included, would fail the same way every time.
+        if (error instanceof MemoryServiceError && error.retriable && !error.code.startsWith('CONTRACT.')) throw error;
         await deadLetter(record, error, 1);
         decoded.push(null);
       }
@@ -223,6 +229,15 @@ function chunk<T>(items: T[], size: number): T[][] {
   const slices: T[][] = [];
   for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
   return slices;
+}
+
+/** The job of a record from its clear parts: the job-id header, and the tenant and end user of its key (userKey). */
+function jobInClear(record: LogRecord): { jobId: string; tenantId: string; endUserId: string } | null {
+  const jobId = record.headers[JOB_ID_HEADER];
+  const split = record.key.lastIndexOf('/');
+  if (jobId === undefined || split <= 0) return null;
+  const endUserId = record.key.slice(split + 1);
+  return isJobIdOf(jobId, endUserId) ? { jobId, tenantId: record.key.slice(0, split), endUserId } : null;
 }
 
 function jobOf(value: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
