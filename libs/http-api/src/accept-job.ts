@@ -35,7 +35,7 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
   // long) believes its memory refused and sends it again: appending it now would store what nobody was told of.
   // A late erasure is still wanted, so forgetting is appended whenever it gets here.
   if (name === 'ingestRequested' && clientGone()) {
-    throw new RequestError(400, 'REQUEST.ABORTED', 'the client closed the connection before the memory was accepted; nothing was accepted');
+    throw new RequestError(400, ABORTED, 'the client closed the connection before the memory was accepted; nothing was accepted');
   }
   await timeStep('produce', () => deps.log.append(EVENTS[name].topic, [{ key: userKey(event.tenantId, event.endUserId), value, headers: jobHeaders(event, requestId) }]));
   deps.inFlight?.accepted(event.tenantId, event.jobId);
@@ -50,6 +50,13 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
 
 /** The code of a job whose subject was forgotten while it was being accepted. */
 export const END_USER_ERASED = 'REQUEST.END_USER_ERASED';
+const ABORTED = 'REQUEST.ABORTED';
+
+/** Whether acceptJob failed before appending anything: what the request stored for the job is nobody's now. */
+export function acceptedNothing(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === END_USER_ERASED || code === ABORTED;
+}
 
 export function endUserErased(jobId: string): RequestError {
   return new RequestError(409, END_USER_ERASED, `the end user was erased while this request was being accepted (as ${jobId}); nothing of it was kept: send it again to keep it after the erasure`);

@@ -3,7 +3,7 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import { acceptedAtOf, blobKeyOf, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobInfo, BlobStore, MemoryMetadata } from '@memory/ports';
-import { acceptJob, type AcceptJobDeps } from './accept-job.js';
+import { acceptedNothing, acceptJob, type AcceptJobDeps } from './accept-job.js';
 import type { IssueJobId } from './job-ids.js';
 import { MemoryServiceError, RequestError } from '@memory/platform';
 import { sanitiseFileName, type IncomingPdf } from './upload.js';
@@ -50,12 +50,21 @@ export function createIngestion(deps: IngestionDeps) {
       const blobs = blobStore();
       const original = await blobs.put(keys.original, request.image, image.contentType);
       await blobs.put(keys.preview, preview.bytes, preview.contentType);
-      const ack = await accept({
-        jobId, tenantId, endUserId, kind: 'image', acceptedAt,
-        content: null, sourceTimestamp: null, timeZone, userContext: request.userContext,
-        blob: { key: original.key, contentType: original.contentType, size: original.size, fileName: null }, metadata: request.metadata,
-      });
-      return { ...ack, previewKey: keys.preview };
+      try {
+        const ack = await accept({
+          jobId, tenantId, endUserId, kind: 'image', acceptedAt,
+          content: null, sourceTimestamp: null, timeZone, userContext: request.userContext,
+          blob: { key: original.key, contentType: original.contentType, size: original.size, fileName: null }, metadata: request.metadata,
+        });
+        return { ...ack, previewKey: keys.preview };
+      } catch (error) {
+        // The end user was erased meanwhile (its forgetting may already have swept their files), or the client left:
+        // the image and its preview would be kept for a job that does not exist.
+        if (acceptedNothing(error)) {
+          await Promise.all([keys.original, keys.preview].map((key) => blobs.delete(key))).catch((cause: unknown) => deps.logger.warn('could not delete the files of an image not accepted', { jobId, error: String(cause) }));
+        }
+        throw error;
+      }
     },
     /**
      * Streams the PDF into the blob store (nothing held in memory) under a new job id, hashing its bytes on the way
