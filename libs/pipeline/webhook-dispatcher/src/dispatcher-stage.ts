@@ -34,7 +34,7 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
     // One read-modify-write per job, its records applied in log order, jobs written concurrently (as the job tracker
     // does): each write is a round trip in the distributed mode.
     const recordsByJob = new Map<string, typeof batch>();
-    const erasures: JobRecord[] = [];
+    const erasures: Array<Pick<JobRecord, 'tenantId' | 'endUserId' | 'acceptedAt'>> = [];
     for (const item of batch) {
       const { tenantId, jobId } = item.value as JobStatus | ForgetRequested;
       const id = `${tenantId}\u0000${jobId}`;
@@ -45,7 +45,15 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
       const lastAt = ofJob[ofJob.length - 1]!.timestamp;
       if (!endpointsOf.has(tenantId)) endpointsOf.set(tenantId, webhooks.listEndpoints(tenantId));
       const endpoints = (await endpointsOf.get(tenantId)!).filter((endpoint) => endpoint.createdAt <= lastAt);
-      if (endpoints.length === 0) return;
+      if (endpoints.length === 0) {
+        // Nothing to send, so nothing to project; but what the tenant's earlier endpoints made this projection and the
+        // delivery log keep of an end user goes with their erasure all the same.
+        for (const item of ofJob) {
+          const request = item.value as ForgetRequested;
+          if (item.event === 'forgetRequested' && request.target === 'user') erasures.push(request);
+        }
+        return;
+      }
       const record = await jobs.update(tenantId, jobId, (current) =>
         ofJob.reduce<JobRecord | null>(
           (job, item) => (item.event === 'jobStatus' ? applyJobStatus(job, item.value as JobStatus, item.timestamp) : withForgetTarget(job, item.value as ForgetRequested, item.timestamp)),
