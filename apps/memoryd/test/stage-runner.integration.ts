@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AvroCodec, EVENTS, jobHeaders, newDataKey, REQUEST_ID_RECORD_HEADER, userKey, type ContentKeys, type IngestRequested } from '@memory/contracts';
+import { AvroCodec, EVENTS, jobHeaders, keyForgotten, newDataKey, REQUEST_ID_RECORD_HEADER, schemaVersions, userKey, type ContentKeys, type IngestRequested, type MemoryEnriched } from '@memory/contracts';
 import { deadLetters, stageRecords } from '@memory/metrics';
 import { createLogger, MemoryServiceError } from '@memory/platform';
 import type { EventLog, SchemaRegistry } from '@memory/ports';
@@ -165,6 +165,52 @@ describe('stage runner on the embedded log', function () {
     const failed = (await statuses()).find((s) => s.jobId === 'upd_job_1009_u1')!;
     expect([failed.state, failed.errorCode, failed.stage]).to.deep.equal(['Failed', 'MEMORY.FORGOTTEN', 'test-stage']);
     expect(failed.reason).to.include('deleted');
+    expect(await readAll('deadLetter')).to.have.length(0);
+  });
+
+  it('counts a PDF page forgotten in the pipeline done, whether the stage reads it or would write it, so its job can complete', async () => {
+    const keys = new Map<string, Buffer>();
+    const destroyed = new Set<string>();
+    const contentKeys: ContentKeys = {
+      async keyFor(t, u, k) {
+        const id = `${t}/${u}/${k}`;
+        if (destroyed.has(id)) throw keyForgotten(t, u, k);
+        if (!keys.has(id)) keys.set(id, newDataKey());
+        return keys.get(id)!;
+      },
+      async existingKey(t, u, k) {
+        return keys.get(`${t}/${u}/${k}`) ?? null;
+      },
+    };
+    const forget = (memoryId: string) => (keys.delete(`t/u1/${memoryId}`), destroyed.add(`t/u1/${memoryId}`));
+    const sealed = new AvroCodec(registry, contentKeys);
+    const page = (partIndex: number): MemoryEnriched => ({
+      ...(schemaVersions('enriched').at(-1)!.fixture as MemoryEnriched),
+      jobId: 'doc_job_1001_u1', tenantId: 't', endUserId: 'u1', memoryId: `mem_doc_job_1001_u1_${partIndex}`, partIndex,
+    });
+    // Page 0 is sealed, then forgotten before the stage reads it; page 1 is forgotten before the stage writes it.
+    await log.append(EVENTS.enriched.topic, [{ key: 't/u1', value: await sealed.encode('enriched', page(0)), headers: jobHeaders(page(0)) }]);
+    forget('mem_doc_job_1001_u1_0');
+    forget('mem_doc_job_1001_u1_1');
+    await publish([request(1, 'makes page 1')]);
+    const stage: StageSpec<'ingestRequested' | 'enriched', Record<string, never>> = {
+      name: 'dual-writer', group: 'test-pages', inputs: ['ingestRequested', 'enriched'], outputs: ['enriched', 'jobStatus'],
+      async process(batch) {
+        return batch.map(() => [{ event: 'enriched', value: page(1) }]);
+      },
+    };
+    const consumer = await runStage(stage, {}, { log, codec: sealed, logger: createLogger({}, 'silent') });
+    const statuses = async () => {
+      const out = [];
+      for (let p = 0; p < (await log.partitionsOf(EVENTS.jobStatus.topic)); p++) {
+        for (const record of await log.read(EVENTS.jobStatus.topic, p, 0, 1000)) out.push(await sealed.decode('jobStatus', record.value));
+      }
+      return out;
+    };
+    await until(async () => (await statuses()).length === 2);
+    await consumer.stop();
+    const done = (await statuses()).map((s) => [s.jobId, s.state, s.partIndex, s.memoryId]).sort((a, b) => Number(a[2]) - Number(b[2]));
+    expect(done).to.deep.equal([['doc_job_1001_u1', 'Completed', 0, 'mem_doc_job_1001_u1_0'], ['doc_job_1001_u1', 'Completed', 1, 'mem_doc_job_1001_u1_1']]);
     expect(await readAll('deadLetter')).to.have.length(0);
   });
 

@@ -1,9 +1,9 @@
-import { AvroCodec, EVENTS, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, isDocumentJob, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobIdOfMemory, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
 import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
-import { updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
+import { pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
 
@@ -59,10 +59,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   deadLetters.inc({ stage: stage.name }, 0);
   const topics = stage.inputs.map((name) => EVENTS[name].topic);
 
+  const reportsJobs = stage.outputs.includes('jobStatus');
   const publish = async (outgoing: Outgoing[]) => {
     const byTopic = new Map<string, OutgoingRecord[]>();
     const queue = [...outgoing];
-    const endedUpdates = new Set<string>();
+    const ended = new Set<string>();
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const { emit, requestId } = next;
       const topic = EVENTS[emit.event].topic;
@@ -72,11 +73,12 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       } catch (error) {
         if (!isForgotten(error)) throw error;
         // Forgotten while this stage held it: it is written nowhere, which is what forgetting asks. An update of
-        // that memory ends here, Failed, or its job would wait forever for the output just dropped.
-        const job = jobOf(emit.value);
-        if (job && isUpdateJob(job.jobId) && !endedUpdates.has(job.jobId)) {
-          endedUpdates.add(job.jobId);
-          queue.push({ emit: updateOfForgottenMemory(job, stage.name), requestId });
+        // that memory ends here, Failed, and a PDF's page counts done, or their jobs would wait forever for the
+        // output just dropped.
+        const end = reportsJobs ? endOfForgotten(emit.value, stage.name) : null;
+        if (end && !ended.has(end.id)) {
+          ended.add(end.id);
+          queue.push({ emit: end.emit, requestId });
         }
         continue;
       }
@@ -88,7 +90,6 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     await Promise.all([...byTopic].map(([topic, records]) => deps.log.append(topic, records)));
   };
 
-  const reportsJobs = stage.outputs.includes('jobStatus');
   const deadLetter = async (record: LogRecord, error: unknown, attempts: number, decoded?: Incoming<In>) => {
     const cause = error instanceof RetriesExhaustedError ? error.cause : error;
     // A record that could not be decoded still names its job and end user in clear (its headers and key).
@@ -159,10 +160,11 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       } catch (error) {
         if (isForgotten(error)) {
           // Its subject was forgotten: its data key is destroyed and there is nothing to process. An update of a
-          // forgotten memory ends Failed, which only the job id in clear can say (see jobHeaders).
+          // forgotten memory ends Failed and a PDF's forgotten page counts done, which only the record's clear
+          // parts can say (the job id header, the forgotten key's id: see jobHeaders).
           decoded.push(null);
-          const update = forgottenUpdate(record, error);
-          if (update && stage.outputs.includes('jobStatus')) await publish([{ emit: updateOfForgottenMemory(update, stage.name), requestId: requestIdOf(record) }]);
+          const end = reportsJobs ? endOfForgotten(forgottenSubject(record, error), stage.name) : null;
+          if (end) await publish([{ emit: end.emit, requestId: requestIdOf(record) }]);
           continue;
         }
         // An engine's passing failure (the registry or the key store unreachable): redeliver later. Anything else,
@@ -216,12 +218,32 @@ function requestIdOf(record: LogRecord): string | undefined {
   return isRequestId(id) ? id : undefined;
 }
 
-/** The update job of a record sealed with a forgotten memory's key, or null for any other record. */
-function forgottenUpdate(record: LogRecord, error: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
-  const jobId = record.headers[JOB_ID_HEADER];
-  const subject = (error as { details?: { tenantId?: unknown; endUserId?: unknown } }).details;
-  if (jobId === undefined || !isUpdateJob(jobId) || typeof subject?.tenantId !== 'string' || typeof subject.endUserId !== 'string') return null;
-  return { jobId, tenantId: subject.tenantId, endUserId: subject.endUserId };
+/**
+ * What an undecodable record sealed with a forgotten key says in clear: its job (the job-id header), its subject's
+ * tenant and end user, and the forgotten key's id, which for a PDF's page is the page's memory id.
+ */
+function forgottenSubject(record: LogRecord, error: unknown): { jobId?: string; tenantId?: unknown; endUserId?: unknown; memoryId?: string; partIndex?: number } {
+  const { tenantId, endUserId, keyId } = (error as { details?: { tenantId?: unknown; endUserId?: unknown; keyId?: unknown } }).details ?? {};
+  const partIndex = typeof keyId === 'string' ? /_(\d+)$/.exec(keyId)?.[1] : undefined;
+  return {
+    ...(record.headers[JOB_ID_HEADER] === undefined ? {} : { jobId: record.headers[JOB_ID_HEADER] }),
+    tenantId, endUserId,
+    ...(typeof keyId === 'string' && partIndex !== undefined ? { memoryId: keyId, partIndex: Number(partIndex) } : {}),
+  };
+}
+
+/**
+ * How a job ends when what a stage holds of it was forgotten: an update of a forgotten memory fails, a PDF's
+ * forgotten page counts done; `id` names the end, so it is reported once. Null for anything else, which ends through
+ * its forgetting (the job's key is destroyed with it).
+ */
+function endOfForgotten(value: unknown, stage: string): { id: string; emit: Emit } | null {
+  const job = jobOf(value);
+  if (!job) return null;
+  if (isUpdateJob(job.jobId)) return { id: job.jobId, emit: updateOfForgottenMemory(job, stage) };
+  const { memoryId, partIndex } = value as { memoryId?: unknown; partIndex?: unknown };
+  if (!isDocumentJob(job.jobId) || typeof memoryId !== 'string' || typeof partIndex !== 'number' || jobIdOfMemory(memoryId) !== job.jobId) return null;
+  return { id: memoryId, emit: pageOfForgottenDocument(job, { memoryId, partIndex }, stage) };
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

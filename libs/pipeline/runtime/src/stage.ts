@@ -52,6 +52,14 @@ export function progress(stage: string, job: { jobId: string; tenantId: string; 
 }
 
 /**
+ * The end of a PDF's page forgotten while it was in the pipeline: the page is never written, and the job counts it
+ * done (its id stays among the job's memories, as one deleted since), or the job would wait for it forever.
+ */
+export function pageOfForgottenDocument(job: { jobId: string; tenantId: string; endUserId: string }, page: { memoryId: string; partIndex: number }, stage: string): Emit {
+  return { event: 'jobStatus', value: jobStatusOf(job, 'Completed', { stage, ...page }) };
+}
+
+/**
  * The end of an update (PATCH) whose memory was forgotten while the update was in the pipeline: the delete wins,
  * the update is never written, and its job fails saying why. Failed is final, so reporting it twice changes nothing.
  */
