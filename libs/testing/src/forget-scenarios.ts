@@ -122,6 +122,22 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
       expect(await foundIds(uma, word)).to.deep.equal([]);
     });
 
+    it('forgets a PDF page by page: the last page takes the file, the job record and the key that sealed the upload', async () => {
+      const word = secretWord('otterlantern');
+      const wren = as('wren');
+      const ack = await upload(service, 'wren', await writePdf([`Page one: the ${word} shop opens at ten.`, `Page two: the ${word} shop sells maps.`]), 'otters.pdf');
+      expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
+      const job = await waitForJob(wren, ack.body.jobId);
+      expect(job.memoryIds).to.have.length(2);
+
+      const first = await forgetAndWait(wren, `/v1/memories/${job.memoryIds[0]}`);
+      expect([first.memories, removedFrom(first, 'blobs'), removedFrom(first, 'jobs'), removedFrom(first, 'keys')], 'the page\'s own key; the PDF stays').to.deep.equal([1, 0, 0, 1]);
+      const last = await forgetAndWait(wren, `/v1/memories/${job.memoryIds[1]}`);
+      expect([last.memories, removedFrom(last, 'blobs'), removedFrom(last, 'jobs'), removedFrom(last, 'keys')], 'the page\'s key and the job\'s').to.deep.equal([1, 1, 1, 2]);
+      expect((await wren.get(`/v1/jobs/${ack.body.jobId}`)).status).to.equal(404);
+      expect(await foundIds(wren, word)).to.deep.equal([]);
+    });
+
     it('forgets an image memory with its original and preview', async () => {
       const vera = as('vera');
       const image = (await drawReceipt()).toString('base64');

@@ -35,19 +35,24 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
     ? [request.memoryId!]
     : (await deps.vectors.ids(scope)).filter((id) => id.startsWith(memoryIdPrefixOf(request.targetJobId!)));
   const keyIds = request.target === 'job' ? [request.targetJobId!] : [contentKeyId({ jobId: targetJob ?? '', memoryId: request.memoryId! })];
-  const keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, keyIds));
+  let keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, keyIds));
 
   const { memories, removed } = await removeMemories(scope, memoryIds, deps);
   const centroidMembers = memories > 0 ? await recomputeCentroid(scope, deps) : null;
 
-  // A job with no memory left goes whole: its record and its files. A document keeps its PDF while pages remain.
+  // A job with no memory left goes whole: its record and its files. A document keeps its PDF while pages remain;
+  // once a finished document's last page is forgotten, its own key goes too (it seals the request: the file's name,
+  // its metadata), as forgetting the whole job would have done. Not while pages may still be in the pipeline: the
+  // job's key covers theirs.
   let blobs = 0;
   let jobRecords = 0;
   if (targetJob) {
     const remaining = (await deps.vectors.ids(scope)).some((id) => id.startsWith(memoryIdPrefixOf(targetJob)));
     if (!remaining) {
+      const finished = (await deps.jobs.get(scope.tenantId, targetJob))?.state === 'Completed';
       blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId, targetJob));
       jobRecords = await deps.jobs.forget(scope.tenantId, [targetJob]);
+      if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
     }
   }
   return receipt(memories, [
