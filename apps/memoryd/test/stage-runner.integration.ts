@@ -214,6 +214,49 @@ describe('stage runner on the embedded log', function () {
     expect(await readAll('deadLetter')).to.have.length(0);
   });
 
+  it('seals a dead letter with its job\'s key, and writes none for a job forgotten while its record was failing', async () => {
+    const keys = new Map<string, Buffer>();
+    const destroyed = new Set<string>();
+    const contentKeys: ContentKeys = {
+      async keyFor(t, u, k) {
+        const id = `${t}/${u}/${k}`;
+        if (destroyed.has(id)) throw keyForgotten(t, u, k);
+        if (!keys.has(id)) keys.set(id, newDataKey());
+        return keys.get(id)!;
+      },
+      async existingKey(t, u, k) {
+        return keys.get(`${t}/${u}/${k}`) ?? null;
+      },
+    };
+    const sealed = new AvroCodec(registry, contentKeys);
+    const [kept, gone] = [request(1, 'a poison pill'), request(3, 'a poison pill, deleted meanwhile')];
+    for (const r of [kept, gone]) await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await sealed.encode('ingestRequested', r), headers: jobHeaders(r) }]);
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'test-stage', group: 'test-sealed-dead-letters', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) {
+        // The second job is forgotten (its key destroyed) while the stage holds it, and both fail.
+        keys.delete('t/u1/job_1003_u1');
+        destroyed.add('t/u1/job_1003_u1');
+        throw new MemoryServiceError('TEST.POISON', `cannot process ${batch.map((item) => item.value.content).join(', ')}`);
+      },
+    };
+    const consumer = await runStage(stage, {}, { log, codec: sealed, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 0 } });
+    const records = async (topic: string) => {
+      const out = [];
+      for (let p = 0; p < (await log.partitionsOf(topic)); p++) out.push(...(await log.read(topic, p, 0, 1000)));
+      return out;
+    };
+    await until(async () => (await records(EVENTS.deadLetter.topic)).length === 1 && (await records(EVENTS.jobStatus.topic)).length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await consumer.stop();
+    const [letter] = await records(EVENTS.deadLetter.topic);
+    expect(letter!.value.includes(Buffer.from('poison')), 'no content in clear').to.equal(false);
+    const opened = await sealed.decode('deadLetter', letter!.value);
+    expect([opened.jobId, opened.errorMessage]).to.deep.equal(['job_1001_u1', 'cannot process a poison pill']);
+    const [failed] = await Promise.all((await records(EVENTS.jobStatus.topic)).map((record) => sealed.decode('jobStatus', record.value)));
+    expect([failed!.jobId, failed!.state]).to.deep.equal(['job_1001_u1', 'Failed']);
+  });
+
   it('retries a retriable failure with backoff and then succeeds without dead-lettering', async () => {
     let failures = 0;
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {

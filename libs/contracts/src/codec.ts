@@ -1,7 +1,7 @@
 import avro from 'avsc';
 import { MemoryServiceError } from '@memory/platform';
 import { EVENTS, latestSchema, subjectOf, type EventName } from './catalog.js';
-import { keyForgotten, openBody, SEALED_EVENTS, sealBody, sealedSubject, type ContentKeys } from './sealing.js';
+import { keyForgotten, openBody, SEALED_EVENTS, sealBody, sealedSubject, type ContentKeys, type SealedBy } from './sealing.js';
 import type { IngestRequested, MemoryResolved, MemoryEnriched, MemoryCommitted, CentroidUpdated, JobStatus, DeadLetter, ForgetRequested } from './generated/events.js';
 
 /** The payload type of each event, derived from its schema. */
@@ -56,16 +56,14 @@ export class AvroCodec {
     } catch (cause) {
       throw new MemoryServiceError('CONTRACT.INVALID_EVENT', `event ${name} does not match its schema: ${(cause as Error).message}`, { cause });
     }
-    const keyIdOf = SEALED_EVENTS[name] as ((value: EventPayloads[N]) => string) | undefined;
-    const sealed = this.keys !== undefined && keyIdOf !== undefined;
+    const sealedBy = SEALED_EVENTS[name] as ((value: EventPayloads[N]) => ReturnType<SealedBy>) | undefined;
+    const subject = this.keys !== undefined && sealedBy !== undefined ? sealedBy(value) : null;
     const header = Buffer.allocUnsafe(HEADER_BYTES);
-    header.writeUInt8(sealed ? SEALED_MAGIC_BYTE : MAGIC_BYTE, 0);
+    header.writeUInt8(subject ? SEALED_MAGIC_BYTE : MAGIC_BYTE, 0);
     header.writeUInt32BE(id, 1);
-    if (!sealed) return Buffer.concat([header, body]);
-    const subject = value as unknown as { tenantId: string; endUserId: string };
-    const keyId = keyIdOf(value);
-    const key = await this.keys!.keyFor(subject.tenantId, subject.endUserId, keyId);
-    return Buffer.concat([header, sealBody(subject, keyId, key, body)]);
+    if (!subject) return Buffer.concat([header, body]);
+    const key = await this.keys!.keyFor(subject.tenantId, subject.endUserId, subject.keyId);
+    return Buffer.concat([header, sealBody(subject, subject.keyId, key, body)]);
   }
 
   /** Rejects with KEY.FORGOTTEN for a sealed event whose subject was forgotten since. */

@@ -36,14 +36,29 @@ export const USER_AGGREGATE_KEY_ID = 'centroid';
 
 type Subject = { tenantId: string; endUserId: string };
 
-/** The events that carry content, and which subject's key seals each. Events of ids only travel in clear. */
-export const SEALED_EVENTS: Partial<Record<EventName, (value: never) => string>> = {
-  ingestRequested: requestKeyId,
-  resolved: requestKeyId,
-  enriched: (v: { jobId: string; memoryId: string }) => contentKeyId(v),
-  committed: (v: { jobId: string; memoryId: string }) => contentKeyId(v),
-  jobStatus: (v: { jobId: string }) => v.jobId,
-  centroidUpdated: () => USER_AGGREGATE_KEY_ID,
+/** Whose key seals an event: its owner and the key's id; null for one that travels in clear. */
+export type SealedBy = (value: never) => (Subject & { keyId: string }) | null;
+
+/** An event that names its owner, sealed with the key `keyIdOf` picks. */
+const owned = <V extends Subject>(keyIdOf: (value: V) => string) => (value: V) => ({ tenantId: value.tenantId, endUserId: value.endUserId, keyId: keyIdOf(value) });
+
+/**
+ * The events that carry content, and which subject's key seals each. Events of ids only travel in clear. A dead
+ * letter carries its record and its error, which can name content (a file's name in a blob's key): it is sealed with
+ * its job's key, so forgetting the job forgets it; one that names no job (its record named none) stays in clear.
+ */
+export const SEALED_EVENTS: Partial<Record<EventName, SealedBy>> = {
+  ingestRequested: owned((v: Subject & { jobId: string; memoryId: string | null }) => requestKeyId(v)),
+  resolved: owned((v: Subject & { jobId: string; memoryId: string | null }) => requestKeyId(v)),
+  enriched: owned((v: Subject & { jobId: string; memoryId: string }) => contentKeyId(v)),
+  committed: owned((v: Subject & { jobId: string; memoryId: string }) => contentKeyId(v)),
+  jobStatus: owned((v: Subject & { jobId: string }) => v.jobId),
+  centroidUpdated: owned(() => USER_AGGREGATE_KEY_ID),
+  deadLetter: (v: { key: string; jobId: string | null }) => {
+    // The record's key is tenant/end user (userKey).
+    const split = v.key.lastIndexOf('/');
+    return v.jobId === null || split <= 0 ? null : { tenantId: v.key.slice(0, split), endUserId: v.key.slice(split + 1), keyId: v.jobId };
+  },
 };
 
 export const KEY_BYTES = 32;
