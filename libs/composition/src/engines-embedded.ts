@@ -39,8 +39,16 @@ export function embeddedEngines(config: ServiceConfig): Engines {
       return createEmbeddedGraphStore({ dir: dir('graph') });
     },
     jobs: () => openJobStore('jobs'),
-    idempotency: async () => (await jobsAdapter()).createEmbeddedIdempotencyStore({ dir: dir('idempotency') }),
-    webhooks: async () => (await jobsAdapter()).createEmbeddedWebhookStore({ dir: dir('webhooks') }),
+    idempotency: async () => {
+      const { createEmbeddedIdempotencyStore, finishIdempotencyStoreCompaction } = await jobsAdapter();
+      await finishIdempotencyStoreCompaction(dir('idempotency'));
+      return createEmbeddedIdempotencyStore({ dir: dir('idempotency') });
+    },
+    webhooks: async () => {
+      const { createEmbeddedWebhookStore, finishWebhookStoreCompaction } = await jobsAdapter();
+      await finishWebhookStoreCompaction(dir('webhooks'));
+      return createEmbeddedWebhookStore({ dir: dir('webhooks') });
+    },
     webhookJobs: () => openJobStore('webhook-jobs'),
     blobs: async () => (await import('@memory/blobs-fs')).openFsBlobStore({ dir: dir('blobs') }),
     keys: async () => (await import('@memory/keys-embedded')).openEmbeddedKeyStore({ dir: dir('keys') }),

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeIdempotencyStoreContract, expectCode, tempDirStoreFactory } from '@memory/testing';
-import { createEmbeddedIdempotencyStore } from './index.js';
+import { createEmbeddedIdempotencyStore, createEmbeddedWebhookStore } from './index.js';
 
 describeIdempotencyStoreContract('jobs-embedded', tempDirStoreFactory('idempotency-embedded', (dir) => createEmbeddedIdempotencyStore({ dir })));
 
@@ -22,6 +22,29 @@ describe('jobs-embedded idempotency store', () => {
       await second.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('keeps no byte of a forgotten end user\'s records, nor of their webhook deliveries, in its file once closed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'forgotten-embedded-'));
+    const scope = { tenantId: 't', endUserId: 'u' };
+    const idempotency = createEmbeddedIdempotencyStore({ dir: join(dir, 'idempotency') });
+    // Enough records that their pages are freed, not rewritten in place.
+    for (let i = 0; i < 200; i++) await idempotency.claim(scope, `zebracrossing-${i}`, { fingerprint: `fingerprint-of-zebracrossing-${i}`, now: 1, leaseMs: 1_000, ttlMs: 10_000 });
+    expect(await idempotency.forgetUser(scope)).to.equal(200);
+    await idempotency.close();
+    const webhooks = createEmbeddedWebhookStore({ dir: join(dir, 'webhooks') });
+    for (let i = 0; i < 200; i++) {
+      await webhooks.enqueue({
+        id: `d${i}`, tenantId: 't', endUserId: 'u', webhookId: 'w', eventType: 'job.completed', body: `{"jobId":"job_1_zebracrossing_${i}"}`,
+        state: 'pending', attempts: 0, nextAttemptAt: 1, lastStatus: null, lastError: null, retryUntil: 2, createdAt: 1, updatedAt: 1,
+      });
+    }
+    expect(await webhooks.forgetUser(scope, 2)).to.equal(200);
+    await webhooks.close();
+    for (const store of ['idempotency', 'webhooks']) {
+      expect((await readFile(join(dir, store, 'data.mdb'))).includes(Buffer.from('zebracrossing')), store).to.equal(false);
+    }
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('rejects empty keys and scopes and use after close with stable codes', async () => {

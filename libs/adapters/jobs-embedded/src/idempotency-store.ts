@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { MemoryServiceError, lmdbError } from '@memory/platform';
+import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { abandonedJobId, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 
 type RecordKey = [tenantId: string, endUserId: string, key: string];
@@ -35,14 +35,19 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
   private closed = false;
 
   private constructor(
+    private readonly dir: string,
     private readonly env: RootDatabase,
     private readonly records: Database<IdempotencyRecord, Key>,
   ) {}
 
+  static openEnv(dir: string): RootDatabase {
+    return open({ path: dir, overlappingSync: false, maxDbs: 2 });
+  }
+
   static open(dir: string): EmbeddedIdempotencyStore {
     try {
-      const env = open({ path: dir, overlappingSync: false, maxDbs: 2 });
-      return new EmbeddedIdempotencyStore(env, env.openDB<IdempotencyRecord, Key>('idempotency', {}));
+      const env = EmbeddedIdempotencyStore.openEnv(dir);
+      return new EmbeddedIdempotencyStore(dir, env, env.openDB<IdempotencyRecord, Key>('idempotency', {}));
     } catch (error) {
       throw lmdbError('IDEMPOTENCY', 'idempotency store', 'open', error);
     }
@@ -131,17 +136,21 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.env.close();
+    // A forgotten end user's records (their requests' fingerprints, their jobs' ids) must not stay in freed pages.
+    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(lmdbError('IDEMPOTENCY', 'idempotency store', 'compaction', error)));
+    else await this.env.close();
   }
 
   /** Removes, in one transaction, the records of one key range (one end user's or one tenant's); returns how many. */
-  private removeRange(what: string, range: { start: Key; end: Key }): Promise<number> {
-    return this.write(what, () => {
+  private async removeRange(what: string, range: { start: Key; end: Key }): Promise<number> {
+    const removed = await this.write(what, () => {
       // Read to the end before removing, so the cursor never walks a range it is changing.
       const keys = [...this.records.getKeys(range)];
       for (const key of keys) this.records.remove(key);
       return keys.length;
     });
+    if (removed > 0) markForCompaction(this.dir);
+    return removed;
   }
 
   private async write<T>(what: string, body: () => T): Promise<T> {

@@ -16,6 +16,16 @@ export function createEmbeddedJobStore(options: EmbeddedJobStoreOptions): JobSto
   return EmbeddedJobStore.open(resolveJobStoreOptions(options).dir);
 }
 
+/** Compacts the idempotency store in `dir` if a process forgot records and died before closing it. */
+export function finishIdempotencyStoreCompaction(dir: string): Promise<void> {
+  return finishPendingCompaction(dir, () => EmbeddedIdempotencyStore.openEnv(dir));
+}
+
+/** Compacts the webhook store in `dir` if a process forgot records and died before closing it. */
+export function finishWebhookStoreCompaction(dir: string): Promise<void> {
+  return finishPendingCompaction(dir, () => EmbeddedWebhookStore.openEnv(dir));
+}
+
 /** Idempotency keys of the requests that create jobs, in an LMDB environment of their own (options as the job store's). */
 export function createEmbeddedIdempotencyStore(options: EmbeddedJobStoreOptions): IdempotencyStore {
   return EmbeddedIdempotencyStore.open(resolveJobStoreOptions(options).dir);

@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { lmdbError, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { Scope, WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
 
 type EndpointKey = [tenantId: string, id: string];
@@ -27,16 +27,21 @@ export class EmbeddedWebhookStore implements WebhookStore {
   private closed = false;
 
   private constructor(
+    private readonly dir: string,
     private readonly env: RootDatabase,
     private readonly endpoints: Database<WebhookEndpoint, Key>,
     private readonly deliveries: Database<WebhookDelivery, Key>,
     private readonly dueIndex: Database<true, Key>,
   ) {}
 
+  static openEnv(dir: string): RootDatabase {
+    return open({ path: dir, overlappingSync: false, maxDbs: 4 });
+  }
+
   static open(dir: string): EmbeddedWebhookStore {
     try {
-      const env = open({ path: dir, overlappingSync: false, maxDbs: 4 });
-      return new EmbeddedWebhookStore(env, env.openDB('endpoints', {}), env.openDB('deliveries', {}), env.openDB('due', {}));
+      const env = EmbeddedWebhookStore.openEnv(dir);
+      return new EmbeddedWebhookStore(dir, env, env.openDB('endpoints', {}), env.openDB('deliveries', {}), env.openDB('due', {}));
     } catch (error) {
       throw lmdbError('WEBHOOK', 'webhook store', 'open', error);
     }
@@ -135,8 +140,10 @@ export class EmbeddedWebhookStore implements WebhookStore {
 
   async forgetUser(scope: Scope, before: number): Promise<number> {
     checkTenant(scope.tenantId);
-    return this.removeWhere(`forget the deliveries of ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] }, (delivery) =>
-      delivery.endUserId === scope.endUserId && delivery.createdAt < before,
+    return this.forgotten(
+      await this.removeWhere(`forget the deliveries of ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] }, (delivery) =>
+        delivery.endUserId === scope.endUserId && delivery.createdAt < before,
+      ),
     );
   }
 
@@ -144,19 +151,29 @@ export class EmbeddedWebhookStore implements WebhookStore {
     return this.removeWhere('remove settled deliveries', {}, (delivery) => delivery.state !== 'pending' && delivery.createdAt < before);
   }
 
-  forgetTenant(tenantId: string): Promise<number> {
+  async forgetTenant(tenantId: string): Promise<number> {
     checkTenant(tenantId);
-    return this.write(`forget tenant ${tenantId}`, () => {
-      const endpoints = [...this.endpoints.getKeys({ start: [tenantId], end: [tenantId, AFTER_ALL] })];
-      for (const key of endpoints) this.endpoints.remove(key);
-      return endpoints.length + this.removeDeliveries({ start: [tenantId], end: [tenantId, AFTER_ALL] });
-    });
+    return this.forgotten(
+      await this.write(`forget tenant ${tenantId}`, () => {
+        const endpoints = [...this.endpoints.getKeys({ start: [tenantId], end: [tenantId, AFTER_ALL] })];
+        for (const key of endpoints) this.endpoints.remove(key);
+        return endpoints.length + this.removeDeliveries({ start: [tenantId], end: [tenantId, AFTER_ALL] });
+      }),
+    );
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.env.close();
+    // What an erasure removed must not stay in freed pages.
+    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(lmdbError('WEBHOOK', 'webhook store', 'compaction', error)));
+    else await this.env.close();
+  }
+
+  /** Marks the store for compaction when forgetting removed something; returns how much. */
+  private forgotten(removed: number): number {
+    if (removed > 0) markForCompaction(this.dir);
+    return removed;
   }
 
   /** Writes a delivery and moves its entry in the due index; inside a write transaction. */
