@@ -24,6 +24,8 @@ describe('admission', () => {
     const full = { backlogRecords: 1_000, freeDiskBytes: 10 };
     expect(at(0, 9, full).refusal).to.include({ status: 507, code: 'STORAGE.FULL', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.storageFull });
     expect(at(0, 100, { ...full, freeDiskBytes: 1_000 }).refusal).to.include({ status: 503, code: 'SERVICE.OVERLOADED', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.overloaded });
+    // The backlog is every tenant's: its size tells one tenant of the others' traffic.
+    expect(at(0, 100, { ...full, freeDiskBytes: 1_000 }).refusal!.message).to.not.match(/\d/);
     const busy = at(0, 5);
     expect(busy.refusal).to.include({ status: 429, code: 'RATE.TOO_MANY_IN_FLIGHT', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.inFlight });
     expect(busy.bucket.tokens).to.equal(2);

@@ -59,7 +59,7 @@ export function decideAdmission(state: { bucket: TokenBucket; inFlight: number; 
   if (storageFull(signals, policy)) {
     refusal = { status: 507, code: 'STORAGE.FULL', message: 'the data folder is nearly full: nothing was accepted; what was accepted before is kept and still processed', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.storageFull };
   } else if (pipelineBehind(signals, policy) && state.inFlight >= backlogShare) {
-    refusal = { status: 503, code: 'SERVICE.OVERLOADED', message: `the pipeline is ${signals.backlogRecords} records behind: nothing was accepted, retry after Retry-After`, retryAfterSeconds: ADMISSION_RETRY_AFTER_S.overloaded };
+    refusal = { status: 503, code: 'SERVICE.OVERLOADED', message: 'the pipeline is behind: nothing was accepted, retry after Retry-After', retryAfterSeconds: ADMISSION_RETRY_AFTER_S.overloaded };
   } else if (state.inFlight >= policy.maxInFlight) {
     refusal = { status: 429, code: 'RATE.TOO_MANY_IN_FLIGHT', message: `this API key has ${policy.maxInFlight} jobs accepted and not yet finished: nothing was accepted, retry after Retry-After`, retryAfterSeconds: ADMISSION_RETRY_AFTER_S.inFlight };
   }
