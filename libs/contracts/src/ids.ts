@@ -73,6 +73,12 @@ export function userKey(tenantId: string, endUserId: string): string {
   return `${tenantId}/${endUserId}`;
 }
 
+/** The tenant and end user a record's key names (userKey read back; an end user id never holds "/"), or null. */
+export function ownerOfUserKey(key: string): { tenantId: string; endUserId: string } | null {
+  const split = key.lastIndexOf('/');
+  return split > 0 && split < key.length - 1 ? { tenantId: key.slice(0, split), endUserId: key.slice(split + 1) } : null;
+}
+
 /**
  * The blob store key of one of a job's files (the original upload, an image preview). Tenant and end user come
  * first, so a store can apply per-tenant rules by prefix; each part is percent-encoded, and "." and ".." are

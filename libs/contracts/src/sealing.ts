@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { MemoryServiceError } from '@memory/platform';
 import type { EventName } from './catalog.js';
-import { isDocumentJob, jobIdOfMemory } from './ids.js';
+import { isDocumentJob, jobIdOfMemory, ownerOfUserKey } from './ids.js';
 
 /**
  * Where the codec gets data keys. Every event that carries an end user's content is sealed with the key of its
@@ -55,9 +55,8 @@ export const SEALED_EVENTS: Partial<Record<EventName, SealedBy>> = {
   jobStatus: owned((v: Subject & { jobId: string }) => v.jobId),
   centroidUpdated: owned(() => USER_AGGREGATE_KEY_ID),
   deadLetter: (v: { key: string; jobId: string | null }) => {
-    // The record's key is tenant/end user (userKey).
-    const split = v.key.lastIndexOf('/');
-    return v.jobId === null || split <= 0 ? null : { tenantId: v.key.slice(0, split), endUserId: v.key.slice(split + 1), keyId: v.jobId };
+    const owner = ownerOfUserKey(v.key);
+    return v.jobId === null || owner === null ? null : { ...owner, keyId: v.jobId };
   },
 };
 

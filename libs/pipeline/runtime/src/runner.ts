@@ -1,4 +1,4 @@
-import { AvroCodec, EVENTS, isDocumentJob, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobIdOfMemory, jobStatusOf, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, isDocumentJob, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobIdOfMemory, jobStatusOf, ownerOfUserKey, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
 import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
@@ -256,10 +256,8 @@ function chunk<T>(items: T[], size: number): T[][] {
 /** The job of a record from its clear parts: the job-id header, and the tenant and end user of its key (userKey). */
 function jobInClear(record: LogRecord): { jobId: string; tenantId: string; endUserId: string } | null {
   const jobId = record.headers[JOB_ID_HEADER];
-  const split = record.key.lastIndexOf('/');
-  if (jobId === undefined || split <= 0) return null;
-  const endUserId = record.key.slice(split + 1);
-  return isJobIdOf(jobId, endUserId) ? { jobId, tenantId: record.key.slice(0, split), endUserId } : null;
+  const owner = ownerOfUserKey(record.key);
+  return jobId !== undefined && owner !== null && isJobIdOf(jobId, owner.endUserId) ? { jobId, ...owner } : null;
 }
 
 function jobOf(value: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
