@@ -40,12 +40,15 @@ describe('stage runner under a store outage', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** A stage writing each record's job id to a "store" that fails with `failure` while `state.failing` is true. */
+  /**
+   * A stage writing each record's job id to a "store" that fails with `failure` while `state.failing` is true. It
+   * reports jobs' progress, as the pipeline's stages do (a projection of the reports fails no job).
+   */
   const storeWriter = (state: { failing: boolean; calls: number }, failure: () => Error, written: string[]): StageSpec<'jobStatus', object> => ({
     name: 'store-writer',
     group: 'store-writer',
     inputs: ['jobStatus'],
-    outputs: [],
+    outputs: ['jobStatus'],
     async process(batch) {
       state.calls += 1;
       if (state.failing) throw failure();
