@@ -51,6 +51,34 @@ describe('stage runner on the embedded log', function () {
     return out;
   }
 
+  /** Content keys in a map, and how to forget one (its key destroyed, never created again), as the key store does. */
+  function forgettableKeys() {
+    const keys = new Map<string, Buffer>();
+    const destroyed = new Set<string>();
+    const contentKeys: ContentKeys = {
+      async keyFor(t, u, k) {
+        const id = `${t}/${u}/${k}`;
+        if (destroyed.has(id)) throw keyForgotten(t, u, k);
+        if (!keys.has(id)) keys.set(id, newDataKey());
+        return keys.get(id)!;
+      },
+      async existingKey(t, u, k) {
+        return keys.get(`${t}/${u}/${k}`) ?? null;
+      },
+    };
+    const forget = (id: string) => (keys.delete(id), destroyed.add(id));
+    return { sealed: new AvroCodec(registry, contentKeys), forget };
+  }
+
+  /** Every job status in the log, opened with `sealed`. */
+  async function statusesOf(sealed: AvroCodec) {
+    const out = [];
+    for (let p = 0; p < (await log.partitionsOf(EVENTS.jobStatus.topic)); p++) {
+      for (const record of await log.read(EVENTS.jobStatus.topic, p, 0, 1000)) out.push(await sealed.decode('jobStatus', record.value));
+    }
+    return out;
+  }
+
   async function until(check: () => Promise<boolean>) {
     const deadline = Date.now() + 10_000;
     while (!(await check())) {
@@ -123,27 +151,13 @@ describe('stage runner on the embedded log', function () {
   });
 
   it('fails an update whose memory was forgotten in the pipeline (MEMORY.FORGOTTEN), named by its job-id header', async () => {
-    const keys = new Map<string, Buffer>();
-    const destroyed = new Set<string>();
-    const contentKeys: ContentKeys = {
-      async keyFor(t, u, k) {
-        const id = `${t}/${u}/${k}`;
-        if (destroyed.has(id)) throw Object.assign(new Error('forgotten'), { code: 'KEY.FORGOTTEN' });
-        if (!keys.has(id)) keys.set(id, newDataKey());
-        return keys.get(id)!;
-      },
-      async existingKey(t, u, k) {
-        return keys.get(`${t}/${u}/${k}`) ?? null;
-      },
-    };
-    const sealed = new AvroCodec(registry, contentKeys);
+    const { sealed, forget } = forgettableKeys();
     const update: IngestRequested = { ...request(9, 'corrected text'), jobId: 'upd_job_1009_u1', memoryId: 'mem_job_1001_u1_0', cause: 'update' };
     for (const r of [update, request(11, 'unrelated')]) {
       await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await sealed.encode('ingestRequested', r), headers: jobHeaders(r) }]);
     }
     // The delete destroys the key of the memory's job, which seals every version of it.
-    keys.delete('t/u1/job_1001_u1');
-    destroyed.add('t/u1/job_1001_u1');
+    forget('t/u1/job_1001_u1');
     const seen: string[] = [];
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {
       name: 'test-stage', group: 'test-stage', inputs: ['ingestRequested'], outputs: ['jobStatus'],
@@ -152,13 +166,7 @@ describe('stage runner on the embedded log', function () {
       },
     };
     const consumer = await runStage(stage, {}, { log, codec: sealed, logger: createLogger({}, 'silent') });
-    const statuses = async () => {
-      const out = [];
-      for (let p = 0; p < (await log.partitionsOf(EVENTS.jobStatus.topic)); p++) {
-        for (const record of await log.read(EVENTS.jobStatus.topic, p, 0, 1000)) out.push(await sealed.decode('jobStatus', record.value));
-      }
-      return out;
-    };
+    const statuses = () => statusesOf(sealed);
     await until(async () => (await statuses()).length === 2);
     await consumer.stop();
     expect(seen).to.deep.equal(['job_1011_u1']);
@@ -169,29 +177,15 @@ describe('stage runner on the embedded log', function () {
   });
 
   it('counts a PDF page forgotten in the pipeline done, whether the stage reads it or would write it, so its job can complete', async () => {
-    const keys = new Map<string, Buffer>();
-    const destroyed = new Set<string>();
-    const contentKeys: ContentKeys = {
-      async keyFor(t, u, k) {
-        const id = `${t}/${u}/${k}`;
-        if (destroyed.has(id)) throw keyForgotten(t, u, k);
-        if (!keys.has(id)) keys.set(id, newDataKey());
-        return keys.get(id)!;
-      },
-      async existingKey(t, u, k) {
-        return keys.get(`${t}/${u}/${k}`) ?? null;
-      },
-    };
-    const forget = (memoryId: string) => (keys.delete(`t/u1/${memoryId}`), destroyed.add(`t/u1/${memoryId}`));
-    const sealed = new AvroCodec(registry, contentKeys);
+    const { sealed, forget } = forgettableKeys();
     const page = (partIndex: number): MemoryEnriched => ({
       ...(schemaVersions('enriched').at(-1)!.fixture as MemoryEnriched),
       jobId: 'doc_job_1001_u1', tenantId: 't', endUserId: 'u1', memoryId: `mem_doc_job_1001_u1_${partIndex}`, partIndex,
     });
     // Page 0 is sealed, then forgotten before the stage reads it; page 1 is forgotten before the stage writes it.
     await log.append(EVENTS.enriched.topic, [{ key: 't/u1', value: await sealed.encode('enriched', page(0)), headers: jobHeaders(page(0)) }]);
-    forget('mem_doc_job_1001_u1_0');
-    forget('mem_doc_job_1001_u1_1');
+    forget('t/u1/mem_doc_job_1001_u1_0');
+    forget('t/u1/mem_doc_job_1001_u1_1');
     await publish([request(1, 'makes page 1')]);
     const stage: StageSpec<'ingestRequested' | 'enriched', Record<string, never>> = {
       name: 'dual-writer', group: 'test-pages', inputs: ['ingestRequested', 'enriched'], outputs: ['enriched', 'jobStatus'],
@@ -200,13 +194,7 @@ describe('stage runner on the embedded log', function () {
       },
     };
     const consumer = await runStage(stage, {}, { log, codec: sealed, logger: createLogger({}, 'silent') });
-    const statuses = async () => {
-      const out = [];
-      for (let p = 0; p < (await log.partitionsOf(EVENTS.jobStatus.topic)); p++) {
-        for (const record of await log.read(EVENTS.jobStatus.topic, p, 0, 1000)) out.push(await sealed.decode('jobStatus', record.value));
-      }
-      return out;
-    };
+    const statuses = () => statusesOf(sealed);
     await until(async () => (await statuses()).length === 2);
     await consumer.stop();
     const done = (await statuses()).map((s) => [s.jobId, s.state, s.partIndex, s.memoryId]).sort((a, b) => Number(a[2]) - Number(b[2]));
@@ -215,28 +203,14 @@ describe('stage runner on the embedded log', function () {
   });
 
   it('seals a dead letter with its job\'s key, and writes none for a job forgotten while its record was failing', async () => {
-    const keys = new Map<string, Buffer>();
-    const destroyed = new Set<string>();
-    const contentKeys: ContentKeys = {
-      async keyFor(t, u, k) {
-        const id = `${t}/${u}/${k}`;
-        if (destroyed.has(id)) throw keyForgotten(t, u, k);
-        if (!keys.has(id)) keys.set(id, newDataKey());
-        return keys.get(id)!;
-      },
-      async existingKey(t, u, k) {
-        return keys.get(`${t}/${u}/${k}`) ?? null;
-      },
-    };
-    const sealed = new AvroCodec(registry, contentKeys);
+    const { sealed, forget } = forgettableKeys();
     const [kept, gone] = [request(1, 'a poison pill'), request(3, 'a poison pill, deleted meanwhile')];
     for (const r of [kept, gone]) await log.append(EVENTS.ingestRequested.topic, [{ key: userKey(r.tenantId, r.endUserId), value: await sealed.encode('ingestRequested', r), headers: jobHeaders(r) }]);
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {
       name: 'test-stage', group: 'test-sealed-dead-letters', inputs: ['ingestRequested'], outputs: ['jobStatus'],
       async process(batch) {
         // The second job is forgotten (its key destroyed) while the stage holds it, and both fail.
-        keys.delete('t/u1/job_1003_u1');
-        destroyed.add('t/u1/job_1003_u1');
+        forget('t/u1/job_1003_u1');
         throw new MemoryServiceError('TEST.POISON', `cannot process ${batch.map((item) => item.value.content).join(', ')}`);
       },
     };
