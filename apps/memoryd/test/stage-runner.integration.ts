@@ -6,7 +6,7 @@ import { AvroCodec, EVENTS, jobHeaders, keyForgotten, newDataKey, REQUEST_ID_REC
 import { deadLetters, stageRecords } from '@memory/metrics';
 import { createLogger, MemoryServiceError } from '@memory/platform';
 import type { EventLog, SchemaRegistry } from '@memory/ports';
-import { runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
+import { FailedAfter, runStage, progress, type StageSpec } from '@memory/pipeline-runtime';
 import { createEmbeddedEventLog } from '@memory/eventlog-embedded';
 import { createEmbeddedSchemaRegistry } from '@memory/schema-registry-embedded';
 import { samePartitionUser } from '@memory/testing';
@@ -229,6 +229,34 @@ describe('stage runner on the embedded log', function () {
     expect([opened.jobId, opened.errorMessage]).to.deep.equal(['job_1001_u1', 'cannot process a poison pill']);
     const [failed] = await Promise.all((await records(EVENTS.jobStatus.topic)).map((record) => sealed.decode('jobStatus', record.value)));
     expect([failed!.jobId, failed!.state]).to.deep.equal(['job_1001_u1', 'Failed']);
+  });
+
+  it('publishes what a stage carried out before a record failed (FailedAfter), and retries from that record only', async () => {
+    const carriedOut: string[] = [];
+    let failures = 0;
+    const stage: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'test-stage', group: 'test-failed-after', inputs: ['ingestRequested'], outputs: ['jobStatus'],
+      async process(batch) {
+        const outputs = [];
+        for (const item of batch) {
+          if (item.value.content === 'fails once' && failures++ === 0) {
+            throw new FailedAfter(outputs, new MemoryServiceError('TEST.PASSING', 'a passing failure', { retriable: true }));
+          }
+          carriedOut.push(item.value.jobId);
+          outputs.push([progress('test-stage', item.value, { state: 'Completed', memoryId: `mem_${item.value.jobId}_0`, partIndex: 0, partCount: 1 })]);
+        }
+        return outputs;
+      },
+    };
+    // One end user's three records, appended together so they come as one batch.
+    const [first, second, third] = [request(1, 'done first'), request(3, 'fails once'), request(5, 'done last')];
+    await log.append(EVENTS.ingestRequested.topic, await Promise.all([first, second, third].map(async (r) => ({ key: userKey(r.tenantId, r.endUserId), value: await codec.encode('ingestRequested', r), headers: jobHeaders(r) }))));
+    const consumer = await runStage(stage, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 2 } });
+    await until(async () => (await readAll('jobStatus')).length === 3);
+    await consumer.stop();
+    expect(carriedOut, 'the first record is not carried out again').to.deep.equal(['job_1001_u1', 'job_1003_u1', 'job_1005_u1']);
+    expect((await readAll('jobStatus')).map((s) => s.jobId)).to.deep.equal(['job_1001_u1', 'job_1003_u1', 'job_1005_u1']);
+    expect(await readAll('deadLetter')).to.have.length(0);
   });
 
   it('retries a retriable failure with backoff and then succeeds without dead-lettering', async () => {

@@ -1,4 +1,4 @@
-import { progress, type StageSpec } from '@memory/pipeline-runtime';
+import { FailedAfter, progress, type StageSpec } from '@memory/pipeline-runtime';
 import { forget, type ForgetDeps } from './forget.js';
 
 /**
@@ -13,8 +13,16 @@ export const forgetterStage: StageSpec<'forgetRequested', ForgetDeps> = {
   async process(batch, deps) {
     const outputs = [];
     for (const { value } of batch) {
-      const receipt = await forget(value, deps);
-      outputs.push([progress('forgetter', value, { state: 'Completed', receipt })]);
+      try {
+        const receipt = await forget(value, deps);
+        outputs.push([progress('forgetter', value, { state: 'Completed', receipt })]);
+      } catch (error) {
+        if (outputs.length === 0) throw error;
+        // The requests before this one are carried out; forgetting them again would find nothing, and their
+        // receipts would count zeros: they are completed now, and the batch goes on from this one.
+        await deps.keys.scrub();
+        throw new FailedAfter(outputs, error);
+      }
     }
     // One rewrite of the key store for the batch, before any of its jobs says Completed.
     await deps.keys.scrub();

@@ -3,7 +3,7 @@ import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/port
 import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
-import { pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
+import { FailedAfter, pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
 
@@ -126,13 +126,25 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const outputs = slices.map((slice) => stage.process(slice, stageDeps));
     // A failure is reported when its slice's turn comes; the slices after it are processed again on retry.
     for (const pending of outputs) pending.catch(() => undefined);
+    // process returns the outputs of each input at its index: each output takes its input's request id.
+    const publishDone = async (slice: Array<Incoming<In>>, emitted: Emit[][]) => {
+      await publish(emitted.flatMap((emits, j) => emits.map((emit) => ({ emit, requestId: slice[j]?.requestId }))));
+      done.published += emitted.length;
+      stageRecords.inc({ stage: stage.name, outcome: 'processed' }, emitted.length);
+      for (const item of slice.slice(0, emitted.length)) logger.debug('record processed', { topic: item.topic, partition: item.partition, offset: item.offset, jobId: jobOf(item.value)?.jobId, requestId: item.requestId });
+    };
     for (let i = 0; i < slices.length; i++) {
       const slice = slices[i]!;
-      // process returns the outputs of each input at its index: each output takes its input's request id.
-      await publish((await outputs[i]!).flatMap((emits, j) => emits.map((emit) => ({ emit, requestId: slice[j]?.requestId }))));
-      done.published += slice.length;
-      stageRecords.inc({ stage: stage.name, outcome: 'processed' }, slice.length);
-      for (const item of slice) logger.debug('record processed', { topic: item.topic, partition: item.partition, offset: item.offset, jobId: jobOf(item.value)?.jobId, requestId: item.requestId });
+      let emitted: Emit[][];
+      try {
+        emitted = await outputs[i]!;
+      } catch (error) {
+        if (!(error instanceof FailedAfter)) throw error;
+        // What the records before the failing one did is published now: a retry starts at the failing record.
+        await publishDone(slice, error.outputs);
+        throw error.cause;
+      }
+      await publishDone(slice, emitted);
     }
   };
 

@@ -43,6 +43,21 @@ export interface StageSpec<In extends EventName, Deps> {
   process(batch: Array<Incoming<In>>, deps: Deps): Promise<Emit[][]>;
 }
 
+/**
+ * What a stage throws when a record fails after it carried out earlier records of the batch whose work cannot be
+ * done twice alike (the forgetter: a second run finds nothing left and its receipt would count zeros): the outputs
+ * of those records, which the runner publishes before it tries again from the record that failed.
+ */
+export class FailedAfter extends Error {
+  constructor(
+    readonly outputs: Emit[][],
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'FailedAfter';
+  }
+}
+
 /** Order of the stages, for job progress: a job never moves back to an earlier stage. */
 export const STAGE_ORDER = ['edge', 'temporal-resolver', 'enricher', 'dual-writer', 'centroid-calibrator', 'forgetter'] as const;
 
