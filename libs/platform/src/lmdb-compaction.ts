@@ -36,6 +36,15 @@ export async function compactAndClose(env: CompactableEnv, dir: string): Promise
   await rm(markerOf(dir), { force: true });
 }
 
+/**
+ * Closes a store's environment: compacted first when a deletion marked its directory (`dir` null: a store kept in
+ * memory, never compacted); a failed compaction rejects with `compactionError` of its cause.
+ */
+export async function closeCompactingIfMarked(env: CompactableEnv, dir: string | null, compactionError: (cause: unknown) => Error): Promise<void> {
+  if (dir !== null && compactionPending(dir)) await compactAndClose(env, dir).catch((error: unknown) => Promise.reject(compactionError(error)));
+  else await env.close();
+}
+
 /** Compacts a store left marked by a process that died before closing it; `open` opens its environment. */
 export async function finishPendingCompaction(dir: string, open: () => CompactableEnv): Promise<void> {
   await rm(`${dir}.compacting`, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { EdgeKind, GraphEdge, GraphNode, Scope } from '@memory/ports';
 
 export type NodeKey = [tenantId: string, endUserId: string, nodeId: string];
@@ -58,8 +58,7 @@ export class GraphStorage {
 
   /** Closes the environment, compacting it first if something was deleted. */
   async close(): Promise<void> {
-    if (this.dir !== null && compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(storageError('compaction', error)));
-    else await this.env.close();
+    await closeCompactingIfMarked(this.env, this.dir, (error) => storageError('compaction', error));
   }
 
   /** Runs `body` in one write transaction and resolves once the transaction is on disk. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { abandonedJobId, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 
 type RecordKey = [tenantId: string, endUserId: string, key: string];
@@ -137,8 +137,7 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     if (this.closed) return;
     this.closed = true;
     // A forgotten end user's records (their requests' fingerprints, their jobs' ids) must not stay in freed pages.
-    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(lmdbError('IDEMPOTENCY', 'idempotency store', 'compaction', error)));
-    else await this.env.close();
+    await closeCompactingIfMarked(this.env, this.dir, (error) => lmdbError('IDEMPOTENCY', 'idempotency store', 'compaction', error));
   }
 
   /** Removes, in one transaction, the records of one key range (one end user's or one tenant's); returns how many. */

@@ -1,5 +1,5 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { acceptedAtOf } from '@memory/contracts';
 import type { JobRecord, JobStore } from '@memory/ports';
 
@@ -173,8 +173,7 @@ export class EmbeddedJobStore implements JobStore {
     if (this.closed) return;
     this.closed = true;
     // Forgotten job records must not stay in freed pages: compact on close when something was removed.
-    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(lmdbError('JOBS', 'job store', 'compaction', error)));
-    else await this.env.close();
+    await closeCompactingIfMarked(this.env, this.dir, (error) => lmdbError('JOBS', 'job store', 'compaction', error));
   }
 
   private checkOpen(): void {

@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { Scope, WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
 
 type EndpointKey = [tenantId: string, id: string];
@@ -166,8 +166,7 @@ export class EmbeddedWebhookStore implements WebhookStore {
     if (this.closed) return;
     this.closed = true;
     // What an erasure removed must not stay in freed pages.
-    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(lmdbError('WEBHOOK', 'webhook store', 'compaction', error)));
-    else await this.env.close();
+    await closeCompactingIfMarked(this.env, this.dir, (error) => lmdbError('WEBHOOK', 'webhook store', 'compaction', error));
   }
 
   /** Marks the store for compaction when forgetting removed something; returns how much. */

@@ -1,6 +1,6 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { LexicalAnalysis } from '@memory/lexical';
-import { compactAndClose, compactionPending, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { CentroidMember, Scope } from '@memory/ports';
 
 /** Keys are [tenantId, endUserId, ...]: one end user's entries form one ordered key range, ids never meet across scopes. */
@@ -66,8 +66,7 @@ export class VectorStorage {
 
   async release(): Promise<void> {
     if (--this.references > 0) return;
-    if (compactionPending(this.dir)) await compactAndClose(this.env, this.dir).catch((error: unknown) => Promise.reject(storageError('compaction', error)));
-    else await this.env.close();
+    await closeCompactingIfMarked(this.env, this.dir, (error) => storageError('compaction', error));
   }
 
   /** After a delete: the file is compacted when the store closes, so nothing deleted stays in freed pages. */
