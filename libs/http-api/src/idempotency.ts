@@ -130,16 +130,11 @@ export function createIdempotency(options: IdempotencyOptions) {
       const { scope } = request;
       const fingerprint = request.fingerprint();
       let jobId: string | undefined;
-      try {
-        jobId = await request.newJobId?.();
-      } catch (error) {
-        await discarding(request);
-        throw error;
-      }
-      const claimedAt = now();
-      sweepIfDue(claimedAt);
       let result;
       try {
+        jobId = await request.newJobId?.();
+        const claimedAt = now();
+        sweepIfDue(claimedAt);
         result = await store.claim(scope, key, { fingerprint, now: claimedAt, leaseMs, ttlMs, ...(jobId === undefined ? {} : { jobId }) });
       } catch (error) {
         await discarding(request);
