@@ -85,6 +85,27 @@ describe('replay tooling on the embedded log', function () {
     expect(bytes.includes(Buffer.from('acme/fern')), 'the bytes read are the service\'s').to.equal(true);
   });
 
+  it('a replay re-emits a job\'s reports, and an endpoint registered after the job ended is still sent none of its events', async () => {
+    await service.start();
+    const api = caller(service, TEST_KEYS.acme, 'hana');
+    const endedBefore = await api.post('/v1/memory', { source: { type: 'text', content: 'Hana repotted the fig tree on the balcony' } });
+    await waitForDrain(service);
+    const tenant = caller(service, TEST_KEYS.acme, null);
+    const endpoint = await tenant.post('/v1/webhooks', { url: 'http://127.0.0.1:9/replayed', events: ['job.completed'] });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).to.equal(201);
+    await api.post('/v1/memory', { source: { type: 'text', content: 'Hana booked a pottery class for Thursday' } });
+    await waitForDrain(service);
+    const deliveries = async () => (await tenant.get(`/v1/webhooks/${endpoint.body.id}/deliveries`)).body.data as unknown[];
+    expect(await deliveries(), 'the job that ended after the endpoint was registered').to.have.length(1);
+    await service.stop();
+
+    await replayEveryGroup({ MEMORY_DATA_DIR: service.dataDir });
+    expect((await api.get(`/v1/jobs/${endedBefore.body.jobId}`)).body.status).to.equal('Completed');
+    expect(await deliveries(), 'nothing for the job that had ended before it').to.have.length(1);
+    expect((await tenant.delete(`/v1/webhooks/${endpoint.body.id}`)).status).to.equal(204);
+    await service.stop();
+  });
+
   it('erase-tenant forgets every end user of one tenant, and nothing of another', async () => {
     await service.start();
     const acme = (user: string) => caller(service, TEST_KEYS.acme, user);

@@ -21,7 +21,8 @@ export interface WebhookDispatcherDeps {
  * forgets) the way the job tracker does, and once a job has ended enqueues one delivery per event and subscribed
  * endpoint of the tenant. Sending is left to the delivery loop, so a slow endpoint never holds the log. Delivery ids
  * are derived and enqueueing keeps the first, so a redelivered or replayed record enqueues nothing new; an endpoint
- * registered after the job ended is not sent its past events.
+ * registered after the job ended (by the log time of the report that ended it) is not sent its past events, also when
+ * a replay re-emits that report later.
  */
 export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', WebhookDispatcherDeps> = {
   name: 'webhook-dispatcher',
@@ -60,15 +61,17 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
           current,
         )!,
       );
+      // The endpoints that existed when the job ended: a report re-emitted by a replay comes with a later log time.
+      const subscribers = endpoints.filter((endpoint) => endpoint.createdAt <= (record.endedAt ?? lastAt));
       for (const event of eventsOfJob(record)) {
-        for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
+        for (const endpoint of subscribers.filter((candidate) => candidate.events.includes(event.type))) {
           await webhooks.enqueue({
             id: deliveryIdOf(endpoint.id, record.jobId, event.type),
             tenantId: endpoint.tenantId,
             endUserId: record.endUserId,
             webhookId: endpoint.id,
             eventType: event.type,
-            body: webhookBody(event, record.updatedAt),
+            body: webhookBody(event, record.endedAt ?? record.updatedAt),
             state: 'pending',
             attempts: 0,
             nextAttemptAt: lastAt,
