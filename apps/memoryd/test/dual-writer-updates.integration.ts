@@ -61,6 +61,29 @@ describe('dual-writer: updates on the embedded stores', function () {
     expect(await entitiesOfMemory()).to.deep.equal(['Faro', 'Porto']);
   });
 
+  it('drops the entities an update leaves behind also when its first attempt failed after the graph was rewritten', async () => {
+    await write(enriched('job_1_u', 'Lisbon and Porto', ['Lisbon', 'Porto'], 'ingest', 1));
+    const update = enriched('upd_job_5_u', 'Porto', ['Porto'], 'update', 5);
+    // The vector store refuses the new version once, as an engine that fails mid-batch would; the runner retries the batch.
+    const failingOnce = Object.create(vectors) as VectorStore;
+    let refused = false;
+    failingOnce.upsert = async (records) => {
+      if (!refused) {
+        refused = true;
+        throw new Error('vector store unavailable');
+      }
+      return vectors.upsert(records);
+    };
+    const deps = { vectors: failingOnce, graph, visualVectors, keys: { forgotten: async () => new Set<string>() } };
+    let firstAttempt: unknown;
+    await dualWriterStage.process([update], deps).catch((error: unknown) => { firstAttempt = error; });
+    expect(String(firstAttempt)).to.include('vector store unavailable');
+    await dualWriterStage.process([update], deps);
+    expect(await versionOf()).to.equal(2);
+    expect(await entitiesOfMemory()).to.deep.equal(['Porto']);
+    expect(await graph.findEntities(scope, ['lisbon']), 'the entity only the old version mentioned').to.deep.equal([]);
+  });
+
   it('applies two updates of one batch in order, the graph of the last one kept', async () => {
     await write(enriched('job_1_u', 'Lisbon', ['Lisbon'], 'ingest', 1));
     await write(enriched('upd_job_5_u', 'Porto', ['Porto'], 'update', 5), enriched('upd_job_6_u', 'Faro', ['Faro'], 'update', 6));

@@ -127,17 +127,13 @@ async function storedMemories(memories: MemoryEnriched[], vectors: VectorStore):
 const recordKey = (scope: Scope, id: string) => JSON.stringify([scope.tenantId, scope.endUserId, id]);
 
 /**
- * An update may drop entities the old version mentioned: the old memory node goes (with its edges) before the new
- * one is written, and the entities nothing mentions any more after. Returns those entity ids, to be checked once
- * the new graph is written. Versions that mention at least the old entities only add edges, so nothing is removed.
+ * The entities an update drops: those the stored version mentions and the new one does not. Read from the stored
+ * record, not the graph, so a retry finds them again however far the previous attempt got.
  */
-async function dropOldMentions(e: MemoryEnriched, graph: GraphStore): Promise<string[]> {
+function droppedEntities(before: StoredMemory, e: MemoryEnriched): string[] {
   const scope = { tenantId: e.tenantId, endUserId: e.endUserId };
-  const mentioned = await graph.neighbours(scope, graphIds.memory(e.memoryId), { depth: 1, edgeKinds: ['mentions'] });
-  const kept = new Set(e.entities.map((entity) => graphIds.entity(scope, entity.key)));
-  const dropped = mentioned.map(({ node }) => node.id).filter((id) => !kept.has(id));
-  if (dropped.length > 0) await graph.deleteNodes(scope, [graphIds.memory(e.memoryId)]);
-  return dropped;
+  const kept = new Set(e.entities.map((entity) => entity.key));
+  return [...new Set(before.entities.filter((entity) => !kept.has(entity.key)).map((entity) => graphIds.entity(scope, entity.key)))];
 }
 
 /**
@@ -176,18 +172,25 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       latest.set(key, { value, before: latest.get(key)?.before ?? current });
     }
     const written = [...latest.values()];
-    const dropped: Array<{ scope: Scope; entities: string[] }> = [];
-    for (const { value, before } of written) {
-      if (before && (before.version ?? 1) !== versions.get(value)) dropped.push({ scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities: await dropOldMentions(value, graph) });
-    }
+    const dropping = written.flatMap(({ value, before }) => {
+      const entities = before && (before.version ?? 1) !== versions.get(value) ? droppedEntities(before, value) : [];
+      return entities.length > 0 ? [{ value, scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities }] : [];
+    });
     const graphs = written.map(({ value }) => toGraph(value));
     const visual = written.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
+    const writeGraph = () => (graphs.length > 0 ? graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)) : undefined);
+    if (dropping.length > 0) {
+      // The old memory nodes go with their mentions, the new graph is written, then what nothing mentions any more:
+      // all before the vector store takes the new version, which is what a retry reads to know what was dropped.
+      for (const { value, scope } of dropping) await graph.deleteNodes(scope, [graphIds.memory(value.memoryId)]);
+      await writeGraph();
+      for (const { scope, entities } of dropping) await deleteOrphans(scope, entities, 'mentions', graph);
+    }
     await Promise.all([
       records.length > 0 ? vectors.upsert(records) : undefined,
       visual.length > 0 ? visualVectors.upsert(visual) : undefined,
-      graphs.length > 0 ? graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)) : undefined,
+      dropping.length > 0 ? undefined : writeGraph(),
     ]);
-    for (const { scope, entities } of dropped) await deleteOrphans(scope, entities, 'mentions', graph);
     const forgotten = await takeBackForgotten(batch.map(({ value }) => value), { vectors, graph, visualVectors, keys });
     return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? (isUpdateJob(value.jobId) ? [updateOfForgottenMemory(value, 'dual-writer')] : []) : [
       {
