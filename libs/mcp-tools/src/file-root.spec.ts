@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCode } from '@memory/platform';
-import { allowedFile } from './file-root.js';
+import { allowedFile, endUserFileRoot } from './file-root.js';
 
 describe('allowedFile', () => {
   let parent: string;
@@ -40,5 +40,17 @@ describe('allowedFile', () => {
     expect(await codeOf(allowedFile(join(parent, 'nowhere'), 'a.pdf'))).to.equal('MCP.FILE_ROOT_MISSING');
     expect(await codeOf(allowedFile(root, 'docs/b.pdf'))).to.equal('MCP.FILE_NOT_FOUND');
     expect(await codeOf(allowedFile(root, 'docs'))).to.equal('MCP.FILE_NOT_FOUND');
+  });
+});
+
+describe('endUserFileRoot', () => {
+  it('gives each end user of each tenant a folder of their own under the root', () => {
+    expect(endUserFileRoot('/srv/files', 'acme', 'alice')).to.equal(join('/srv/files', 'acme', 'alice'));
+    expect(endUserFileRoot('/srv/files', 'acme', 'bob')).to.not.equal(endUserFileRoot('/srv/files', 'globex', 'bob'));
+  });
+  it('reads no file for an id that names no folder of its own, nor without a root', () => {
+    expect(endUserFileRoot('/srv/files', 'acme', '..')).to.equal(undefined);
+    expect(endUserFileRoot('/srv/files', '.', 'alice')).to.equal(undefined);
+    expect(endUserFileRoot(undefined, 'acme', 'alice')).to.equal(undefined);
   });
 });

@@ -15,7 +15,10 @@ import { drawReceipt } from './test-images.js';
 export interface McpScenarioOptions {
   /** The repository, where `npm --silent --prefix <repoRoot> run mcp` starts the stdio server as the README's host snippets do. */
   repoRoot: string;
-  /** The directory the service under test was started with as MEMORY_MCP_FILE_ROOT (its /mcp route reads files there). */
+  /**
+   * The directory the service under test was started with as MEMORY_MCP_FILE_ROOT, given to the stdio server too;
+   * the /mcp route reads an end user's files from <root>/<tenant>/<end user> (mcpFileRoot lays out both).
+   */
   fileRoot: string;
 }
 
@@ -66,6 +69,8 @@ export function describeMcpScenarios(title: string, service: ServiceUnderTest, o
 
     for (const transport of ['stdio', 'streamable-http'] as const) {
       describe(`over ${transport}`, () => {
+        // The stdio server is one end user's and reads its whole root; /mcp serves everyone, each from their own folder.
+        const allowedDir = transport === 'stdio' ? options.fileRoot : join(options.fileRoot, 'acme', 'alice');
         let alice: Client;
         before(async () => { alice = await connect(transport, KEYS.acme, 'alice'); });
 
@@ -142,7 +147,7 @@ export function describeMcpScenarios(title: string, service: ServiceUnderTest, o
           const pdfJob = await settled(alice, pdf.body.jobId);
           expect(pdfJob.status, JSON.stringify(pdfJob)).to.equal('Completed');
           expect(pdfJob.memoryIds).to.have.length(2);
-          const image = await call(alice, 'add_memory', { filePath: join(options.fileRoot, 'receipt.png'), userContext: `Receipt for the ${word} jars` });
+          const image = await call(alice, 'add_memory', { filePath: join(allowedDir, 'receipt.png'), userContext: `Receipt for the ${word} jars` });
           expect(image.body.jobId).to.match(/^img_job_/);
           const imageJob = await settled(alice, image.body.jobId);
           expect(imageJob.status, JSON.stringify(imageJob)).to.equal('Completed');
@@ -153,12 +158,26 @@ export function describeMcpScenarios(title: string, service: ServiceUnderTest, o
           expect(page.body.payload.content).to.include('Quince jelly');
           expect(page.body.payload.metadata).to.deep.equal({ kind: 'recipe' });
 
-          for (const outside of ['../secret.txt', join(options.fileRoot, '..', 'secret.txt'), 'link-to-secret.txt', '/etc/passwd']) {
+          for (const outside of ['../secret.txt', join(allowedDir, '..', 'secret.txt'), 'link-to-secret.txt', '/etc/passwd']) {
             const refused = await expectToolError(alice, 'add_memory', { filePath: outside }, 400, 'MCP.FILE_NOT_ALLOWED');
             expect(refused.error.message).to.include('outside the directory');
           }
           await expectToolError(alice, 'add_memory', { filePath: 'no-such.pdf' }, 400, 'MCP.FILE_NOT_FOUND');
         });
+
+        if (transport === 'streamable-http') {
+          it('reads another end user\'s or tenant\'s files for nobody', async () => {
+            const aliceFile = join(allowedDir, 'recipes.pdf');
+            const bob = await connect(transport, KEYS.acme, 'bob');
+            await expectToolError(bob, 'add_memory', { filePath: aliceFile }, 400, 'MCP.FILE_ROOT_MISSING');
+            await expectToolError(bob, 'add_memory', { filePath: 'recipes.pdf' }, 400, 'MCP.FILE_ROOT_MISSING');
+            const carol = await connect(transport, KEYS.acme, 'carol');
+            await expectToolError(carol, 'add_memory', { filePath: aliceFile }, 400, 'MCP.FILE_NOT_ALLOWED');
+            const otherTenant = await connect(transport, KEYS.globex, 'alice');
+            await expectToolError(otherTenant, 'add_memory', { filePath: aliceFile }, 400, 'MCP.FILE_NOT_ALLOWED');
+            await expectToolError(otherTenant, 'add_memory', { filePath: '../../acme/alice/recipes.pdf' }, 400, 'MCP.FILE_NOT_ALLOWED');
+          });
+        }
 
         it('refuses a bad API key', async () => {
           if (transport === 'streamable-http') {
@@ -182,15 +201,24 @@ export function describeMcpScenarios(title: string, service: ServiceUnderTest, o
   });
 }
 
-/** Files for the file-root scenarios: a PDF and an image inside the root, a secret beside it and a link to it. */
+/**
+ * Files for the file-root scenarios: a PDF and an image inside the root (for the stdio server) and inside the folder
+ * the /mcp route gives acme's alice (<root>/acme/alice), a secret beside each and a link to it; globex's alice and
+ * acme's carol have folders of their own, empty.
+ */
 export async function mcpFileRoot(): Promise<{ dir: string; remove(): void }> {
   const parent = mkdtempSync(join(tmpdir(), 'memory-mcp-files-'));
   const dir = join(parent, 'allowed');
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'recipes.pdf'), await writePdf(['Seville orange marmalade: boil the peel for two hours.', 'Quince jelly: strain overnight through muslin.']));
-  writeFileSync(join(dir, 'receipt.png'), await drawReceipt());
-  writeFileSync(join(parent, 'secret.txt'), 'not for memories');
-  symlinkSync(join(parent, 'secret.txt'), join(dir, 'link-to-secret.txt'));
+  const pdf = await writePdf(['Seville orange marmalade: boil the peel for two hours.', 'Quince jelly: strain overnight through muslin.']);
+  const png = await drawReceipt();
+  for (const [folder, secretBeside] of [[dir, parent], [join(dir, 'acme', 'alice'), join(dir, 'acme')]] as const) {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'recipes.pdf'), pdf);
+    writeFileSync(join(folder, 'receipt.png'), png);
+    writeFileSync(join(secretBeside, 'secret.txt'), 'not for memories');
+    symlinkSync(join(secretBeside, 'secret.txt'), join(folder, 'link-to-secret.txt'));
+  }
+  for (const empty of [join(dir, 'globex', 'alice'), join(dir, 'acme', 'carol')]) mkdirSync(empty, { recursive: true });
   return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import { Router, json, type Request } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createMemoryMcpServer, memoryApi } from '@memory/mcp-tools';
+import { createMemoryMcpServer, endUserFileRoot, memoryApi } from '@memory/mcp-tools';
 import { RequestError } from '@memory/platform';
 import { authenticate, type ApiKeyRegistry } from '../auth.js';
 import { REQUEST_LIMITS } from '../limits.js';
@@ -9,7 +9,7 @@ import { validateEndUserId } from '../validation.js';
 import { requireJson } from './guards.js';
 
 export interface McpRouteOptions {
-  /** MEMORY_MCP_FILE_ROOT: where add_memory may read files on this machine; unset, it reads none. */
+  /** MEMORY_MCP_FILE_ROOT: add_memory reads an end user's files from <root>/<tenant>/<end user>; unset, it reads none. */
   fileRoot?: string;
 }
 
@@ -21,13 +21,14 @@ export interface McpRouteOptions {
 export function mcpRoutes(apiKeys: ApiKeyRegistry, options: McpRouteOptions): Router {
   const router = Router();
   router.post('/mcp', requireJson, json({ limit: REQUEST_LIMITS.jsonBodyBytes }), async (req, res) => {
-    authenticate(apiKeys, req.headers.authorization);
+    const tenantId = authenticate(apiKeys, req.headers.authorization);
     const endUserId = validateEndUserId(req.header('x-end-user-id'));
     const apiKey = req.headers.authorization!.replace(/^Bearer\s+/i, '');
+    const fileRoot = endUserFileRoot(options.fileRoot, tenantId, endUserId);
     const server = createMemoryMcpServer({
       api: memoryApi({ baseUrl: loopbackUrl(req), apiKey, endUserId }),
       jobWaitMaxMs: REQUEST_LIMITS.jobWaitMaxMs,
-      ...(options.fileRoot ? { fileRoot: options.fileRoot } : {}),
+      ...(fileRoot ? { fileRoot } : {}),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
