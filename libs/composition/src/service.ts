@@ -122,10 +122,10 @@ async function apiListener(
     const issueJobId = api.createJobIdIssuer(await infra.keyring(), createJobIdClock());
     deps.admission = await startAdmission(api.Admission, config, { jobs: await infra.jobs(), logger, backlogRecords: async () => Math.max(0, ...Object.values(await pipelineLag(log, reported))) });
     const inFlight = deps.admission;
-    deps.ingestion = api.createIngestion({ log, codec, jobs: await infra.jobs(), blobs: deps.blobs, logger, issueJobId, inFlight });
+    deps.ingestion = api.createIngestion({ log, codec, jobs: await infra.jobs(), keys: await infra.keyring(), blobs: deps.blobs, logger, issueJobId, inFlight });
     deps.forgetting = api.createForgetting({ log, codec, jobs: await infra.jobs(), logger, keys: await infra.keyring(), issueJobId, inFlight });
     deps.idempotency = api.createIdempotency({ store: await infra.idempotency(), ttlMs: config.idempotencyTtlHours * 3_600_000, logger });
-    deps.updating = api.createUpdating({ log, codec, jobs: await infra.jobs(), logger, vectors: await infra.vectors(), issueJobId, inFlight });
+    deps.updating = api.createUpdating({ log, codec, jobs: await infra.jobs(), keys: await infra.keyring(), logger, vectors: await infra.vectors(), issueJobId, inFlight });
   }
   if (roles.http.jobs) {
     deps.jobs = await infra.jobs();

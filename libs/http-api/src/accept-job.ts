@@ -1,5 +1,5 @@
 import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
-import type { EventLog, JobStore } from '@memory/ports';
+import type { EventLog, JobStore, Keyring } from '@memory/ports';
 import { clientGone, currentRequestId, errorCode, RequestError, timeStep, withTimeout, type Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 
@@ -7,6 +7,8 @@ export interface AcceptJobDeps {
   log: EventLog;
   codec: AvroCodec;
   jobs: JobStore;
+  /** Whether an ingest's job was forgotten while it was being accepted (read from the store, not the cache). */
+  keys: Pick<Keyring, 'isForgotten'>;
   logger: Logger;
   /** Told of every accepted job, for the per-tenant in-flight bound (admission.ts). */
   inFlight?: { accepted(tenantId: string, jobId: string): void };
@@ -41,11 +43,38 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
   deps.inFlight?.accepted(event.tenantId, event.jobId);
   const status = jobStatusOf(event, 'Accepted', { stage: 'edge' });
   const record = deps.jobs.update(event.tenantId, event.jobId, (current) => applyJobStatus(current, status, event.acceptedAt, requestId), { likelyNew: true });
-  await timeStep('job-record', () => withTimeout(record, JOB_RECORD_WAIT_MS, 'the Accepted job record')).catch((error: unknown) => {
-    // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
-    deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
-  });
+  const recorded = await timeStep('job-record', () => withTimeout(record, JOB_RECORD_WAIT_MS, 'the Accepted job record')).then(
+    () => true,
+    (error: unknown) => {
+      // The event is durable; the job tracker will still record the job. Not a reason to fail the request.
+      deps.logger.warn('could not record accepted job', { jobId: event.jobId, error: String(error) });
+      return false;
+    },
+  );
+  // A forget job is kept whatever happened meanwhile: it is what carries the forgetting out.
+  if (name === 'ingestRequested' && recorded && (await forgottenMeanwhile(deps, event))) {
+    await deps.jobs.forget(event.tenantId, [event.jobId]).catch((error: unknown) => {
+      deps.logger.warn('could not remove the record of a job forgotten while it was accepted', { jobId: event.jobId, error: String(error) });
+    });
+    throw endUserErased(event.jobId);
+  }
   return { status: 'Accepted' as const, jobId: event.jobId };
+}
+
+/**
+ * Whether the job was forgotten (its end user erased, or the job itself) after its key was claimed: its event, sealed
+ * with a key the keyring still held, is then dropped by the pipeline as forgotten, and nothing would ever end or remove
+ * the Accepted record just written. Read after that record is written, this closes the race: an erasure this
+ * realtime read does not see yet is recorded after the record was written, so the forgetter's later jobs.erase (which
+ * refreshes first) finds the record and removes it. The job's own key is asked about, as the job tracker does: an
+ * update's content is sealed with its memory's key, whose deletion alone ends the update Failed in the pipeline. A
+ * store that cannot answer leaves the job accepted, as it was before this check.
+ */
+async function forgottenMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }): Promise<boolean> {
+  return timeStep('forgotten-check', () => deps.keys.isForgotten({ tenantId: event.tenantId, endUserId: event.endUserId }, event.jobId)).catch((error: unknown) => {
+    deps.logger.warn('could not check whether an accepted job was forgotten meanwhile', { jobId: event.jobId, error: String(error) });
+    return false;
+  });
 }
 
 /** The code of a job whose subject was forgotten while it was being accepted. */

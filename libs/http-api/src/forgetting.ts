@@ -5,7 +5,7 @@ import { acceptJob, type AcceptJobDeps } from './accept-job.js';
 import type { IssueJobId } from './job-ids.js';
 
 export interface ForgettingDeps extends AcceptJobDeps {
-  keys: Pick<Keyring, 'forget' | 'erase'>;
+  keys: AcceptJobDeps['keys'] & Pick<Keyring, 'forget' | 'erase'>;
   issueJobId: IssueJobId;
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { AvroCodec } from '@memory/contracts';
-import type { BlobInfo, BlobStore, EventLog, JobStore } from '@memory/ports';
+import type { BlobInfo, BlobStore, EventLog, JobStore, Keyring } from '@memory/ports';
 import { createLogger, errorCode, MemoryServiceError } from '@memory/platform';
 import { drawReceipt } from '@memory/testing';
 import { createIngestion } from './ingestion.js';
@@ -29,6 +29,7 @@ describe('image ingestion', () => {
       codec: { encode: async () => Promise.reject(new MemoryServiceError('KEY.FORGOTTEN', 'the key is destroyed')) } as unknown as AvroCodec,
       log: { append: async (...args: unknown[]) => appended.push(args) } as unknown as EventLog,
       jobs: {} as JobStore,
+      keys: {} as Keyring,
       blobs,
       logger: createLogger({}, 'silent'),
       issueJobId: async () => ({ jobId: 'img_job_1700000000000_ada', acceptedAt: 1_700_000_000_000 }),

@@ -27,3 +27,40 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
     clearTimeout(timer);
   }
 }
+
+/**
+ * One request for many concurrent callers: while one group is in flight, the requests asked meanwhile wait and
+ * go together in the next, until none waits. `run` answers a group in the order asked; its failure fails that group.
+ */
+export class GroupedCalls<Request, Answer> {
+  private waiting: Array<{ request: Request; resolve: (answer: Answer) => void; reject: (error: unknown) => void }> = [];
+  private running = false;
+
+  constructor(private readonly run: (requests: Request[]) => Promise<Answer[]>) {}
+
+  call(request: Request): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      this.waiting.push({ request, resolve, reject });
+      void this.runWaiting();
+    });
+  }
+
+  private async runWaiting(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.waiting.length > 0) {
+        const group = this.waiting;
+        this.waiting = [];
+        try {
+          const answers = await this.run(group.map(({ request }) => request));
+          group.forEach(({ resolve }, i) => resolve(answers[i]!));
+        } catch (error) {
+          for (const { reject } of group) reject(error);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { Keyring, type DataKeyStore, type KeyRequest } from './key-store.js';
+import { Keyring, type DataKeyStore, type KeyRequest, type KeySubject } from './key-store.js';
 
 /** A store that keeps keys in a Map and counts its writes: what the Keyring is tested over. */
 function countingStore(forgotten: Set<string> = new Set()) {
   const keys = new Map<string, Buffer>();
   const calls: number[] = [];
+  const reads: number[] = [];
   const store = {
     async create(requests: KeyRequest[]) {
       calls.push(requests.length);
@@ -18,8 +19,13 @@ function countingStore(forgotten: Set<string> = new Set()) {
     async get(_scope: unknown, ids: string[]) {
       return new Map(ids.filter((id) => keys.has(id)).map((id) => [id, keys.get(id)!]));
     },
+    async forgottenAmong(subjects: KeySubject[]) {
+      reads.push(subjects.length);
+      await new Promise((r) => setTimeout(r, 5));
+      return subjects.map(({ scope, keyId }) => forgotten.has(keyId) || forgotten.has(`${scope.endUserId}/${keyId}`));
+    },
   } as unknown as DataKeyStore;
-  return { store, calls };
+  return { store, calls, reads };
 }
 
 describe('Keyring', () => {
@@ -53,6 +59,16 @@ describe('Keyring', () => {
     expect(calls.length, 'the claimed key is kept for the records sealed next').to.equal(writes);
     expect(claimedKey.equals((await store.get({ tenantId: 'acme', endUserId: 'u' }, ['job_1_x'])).get('job_1_x')!)).to.equal(true);
     expect(await first.claim('acme', 'u', 'job_gone_x')).to.equal('forgotten');
+  });
+
+  it('reads whether subjects are forgotten in few grouped reads over end users, each answered as its own', async () => {
+    const { store, reads } = countingStore(new Set(['user-1/job_3_x']));
+    const keyring = new Keyring(store);
+    const asked = Array.from({ length: 30 }, (_, i) => ({ endUserId: `user-${i % 3}`, keyId: `job_${i % 5}_x` }));
+    const answers = await Promise.all(asked.map(({ endUserId, keyId }) => keyring.isForgotten({ tenantId: 'acme', endUserId }, keyId)));
+    expect(reads.length).to.be.at.most(2);
+    expect(reads.reduce((a, b) => a + b, 0)).to.equal(30);
+    expect(asked.filter((_, i) => answers[i])).to.deep.equal(asked.filter(({ endUserId, keyId }) => endUserId === 'user-1' && keyId === 'job_3_x'));
   });
 
   it('keeps a key no longer than cacheMs, even one never asked for again', async () => {

@@ -1,10 +1,15 @@
 import { acceptedAtOf, jobIdOfMemory, keyForgotten, newDataKey, type ContentKeys } from '@memory/contracts';
+import { GroupedCalls } from '@memory/platform';
 import type { Scope } from './memory.js';
 
-/** A new key for one subject, as DataKeyStore.create takes it. */
-export interface KeyRequest {
+/** One subject of an end user's content: whose it is, and the id its key goes by. */
+export interface KeySubject {
   scope: Scope;
   keyId: string;
+}
+
+/** A new key for one subject, as DataKeyStore.create takes it. */
+export interface KeyRequest extends KeySubject {
   key: Buffer;
 }
 
@@ -40,6 +45,11 @@ export interface DataKeyStore {
   scrub(): Promise<void>;
   /** Which of these ids are forgotten (by tombstone or by an erasure of their user or tenant). */
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>>;
+  /**
+   * Whether each of these subjects, of any end users and tenants, is forgotten (as `forgotten` says), read in one
+   * request for them all; answers in the order asked.
+   */
+  forgottenAmong(subjects: KeySubject[]): Promise<boolean[]>;
   /** Every key of the store, for moving a deployment (export-to-kafka); not for the request path. */
   entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }>;
   close(): Promise<void>;
@@ -73,13 +83,13 @@ export function erasureDestroys(keyId: string, before: number): boolean {
  * through `forget` and `erase` here, and a stage process learns of another process's forgetting at its next
  * read, so the cache holds keys for a bounded time only.
  *
- * New keys are created in groups: while one create is being written, the keys asked for meanwhile wait and go in the
- * next one, so concurrent accepts share one durable write, as they share the log's.
+ * New keys are created in groups (GroupedCalls), so concurrent accepts share one durable write, as they share the
+ * log's; so do the checks of whether a subject is forgotten.
  */
 export class Keyring implements ContentKeys {
   private readonly cache = new Map<string, { key: Buffer; at: number }>();
-  private waiting: Array<KeyRequest & { settle: (key: Buffer | null | Error) => void }> = [];
-  private creating = false;
+  private readonly creates = new GroupedCalls<KeyRequest, Buffer | null>((requests) => this.store.create(requests));
+  private readonly forgottenChecks = new GroupedCalls<KeySubject, boolean>((subjects) => this.store.forgottenAmong(subjects));
 
   constructor(
     private readonly store: DataKeyStore,
@@ -111,31 +121,8 @@ export class Keyring implements ContentKeys {
   }
 
   /** The stored key of the subject after asking to create `key`: `key` itself, the one it already had, or null. */
-  private create(scope: Scope, keyId: string, key: Buffer): Promise<Buffer | null> {
-    return new Promise<Buffer | null>((resolve, reject) => {
-      this.waiting.push({ scope, keyId, key, settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)) });
-      void this.createWaiting();
-    });
-  }
-
-  /** Writes the waiting requests in one create, then the ones that came meanwhile, until none waits. */
-  private async createWaiting(): Promise<void> {
-    if (this.creating) return;
-    this.creating = true;
-    try {
-      while (this.waiting.length > 0) {
-        const group = this.waiting;
-        this.waiting = [];
-        try {
-          const keys = await this.store.create(group);
-          group.forEach((request, i) => request.settle(keys[i] ?? null));
-        } catch (error) {
-          for (const request of group) request.settle(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    } finally {
-      this.creating = false;
-    }
+  private async create(scope: Scope, keyId: string, key: Buffer): Promise<Buffer | null> {
+    return (await this.creates.call({ scope, keyId, key })) ?? null;
   }
 
   async existingKey(tenantId: string, endUserId: string, keyId: string): Promise<Buffer | null> {
@@ -159,6 +146,14 @@ export class Keyring implements ContentKeys {
 
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
     return this.store.forgotten(scope, keyIds);
+  }
+
+  /**
+   * Whether the subject is forgotten, read from the store now, never from the cache (which can hold a key another
+   * process has since destroyed). Checks asked while one read is in flight go together in the next, as creates do.
+   */
+  isForgotten(scope: Scope, keyId: string): Promise<boolean> {
+    return this.forgottenChecks.call({ scope, keyId });
   }
 
   scrub(): Promise<void> {

@@ -102,6 +102,29 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
       expect(again!.equals(a!), 'the same subject twice in one call gets one key').to.equal(true);
     });
 
+    it('tells, in one call over end users and tenants, which subjects are forgotten, each in its own scope', async () => {
+      const alice = scope();
+      const bob = { ...alice, endUserId: 'bob' };
+      const carol = { ...alice, endUserId: 'carol' };
+      const other = { tenantId: `${alice.tenantId}-other`, endUserId: 'alice' };
+      const document = `doc_job_${T0}_bob`;
+      await create(bob, new Map([[jobAt(T0, 'bob'), newDataKey()], [document, newDataKey()]]));
+      await harness.store.erase(alice, T0 + 5);
+      await harness.store.forget(bob, [document]);
+      await harness.store.erase({ tenantId: other.tenantId, endUserId: null }, T0 + 5);
+      const answers = await harness.store.forgottenAmong([
+        { scope: alice, keyId: jobAt(T0) },
+        { scope: alice, keyId: jobAt(T0 + 10) },
+        { scope: bob, keyId: jobAt(T0, 'bob') },
+        { scope: bob, keyId: `mem_${document}_3` },
+        { scope: carol, keyId: `mem_${document}_3` },
+        { scope: carol, keyId: jobAt(T0, 'carol') },
+        { scope: other, keyId: jobAt(T0) },
+      ]);
+      expect(answers).to.deep.equal([true, false, false, true, false, false, true]);
+      expect(await harness.store.forgottenAmong([])).to.deep.equal([]);
+    });
+
     it('never serves a key across end users or tenants', async () => {
       const alice = scope();
       await create(alice, new Map([[jobAt(T0), newDataKey()]]));

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { compactAndClose, compactionPending, finishPendingCompaction, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
-import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type KeyRequest, type Scope } from '@memory/ports';
+import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type KeyRequest, type KeySubject, type Scope } from '@memory/ports';
 import { AccessGate } from './access-gate.js';
 
 type SubjectKey = [tenantId: string, endUserId: string, keyId: string];
@@ -117,6 +117,10 @@ export class EmbeddedKeyStore implements DataKeyStore {
 
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
     return this.shared(async () => new Set(keyIds.filter((keyId) => this.isForgotten(scope, keyId))));
+  }
+
+  forgottenAmong(subjects: KeySubject[]): Promise<boolean[]> {
+    return this.shared(async () => subjects.map(({ scope, keyId }) => this.isForgotten(scope, keyId)));
   }
 
   async *entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }> {

@@ -1,7 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { acceptedAtOf, jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
-import { erasureCovers, tombstonesCovering, type DataKeyStore, type KeyRequest, type Scope } from '@memory/ports';
+import { erasureCovers, tombstonesCovering, type DataKeyStore, type KeyRequest, type KeySubject, type Scope } from '@memory/ports';
 import type { SharedClient } from './client.js';
 import { deleteMatching } from './delete-matching.js';
 import { call, readableDocs } from './errors.js';
@@ -30,6 +30,11 @@ interface ErasureDocument {
 const WHOLE_TENANT = '';
 const subjectId = (scope: Scope, keyId: string) => documentId('key', scope.tenantId, scope.endUserId, keyId);
 const erasureId = (tenantId: string, endUserId: string) => documentId('erasure', tenantId, endUserId);
+/** A scope, and a subject of it, as a Map key. */
+const scopeKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUserId]);
+const subjectKey = (scope: Scope, keyId: string) => JSON.stringify([scope.tenantId, scope.endUserId, keyId]);
+/** The documents found of one scope's subjects, by key id. */
+const byKeyId = (keyIds: string[], docs: Array<SubjectDocument | undefined>) => new Map(keyIds.flatMap((keyId, i) => (docs[i] ? [[keyId, docs[i]] as const] : [])));
 
 /**
  * DataKeyStore on one index: a document per subject (its key, or its tombstone once forgotten, under the same _id)
@@ -68,12 +73,12 @@ export class ElasticsearchKeyStore implements DataKeyStore {
       { create: { _index: this.index, _id: subjectId(scope, keyId) } },
       { kind: 'key', tenantId: scope.tenantId, endUserId: scope.endUserId, keyId, acceptedAt: acceptedAtOf(keyId), key: key.toString('base64') } satisfies SubjectDocument,
     ]);
-    const scopes = [...new Map(requests.map(({ scope }) => [JSON.stringify([scope.tenantId, scope.endUserId]), scope])).values()];
+    const scopes = [...new Map(requests.map(({ scope }) => [scopeKey(scope), scope])).values()];
     const [bulk, ...coverings] = await Promise.all([
       call('KEYS', `create ${requests.length} data keys`, () => this.client.bulk({ operations, refresh: false })),
       ...scopes.map((scope) => this.coveringOf(scope, requests.filter((r) => r.scope.tenantId === scope.tenantId && r.scope.endUserId === scope.endUserId).map((r) => r.keyId))),
     ]);
-    const coveredIn = new Map(scopes.map((scope, i) => [JSON.stringify([scope.tenantId, scope.endUserId]), coverings[i]!]));
+    const coveredIn = new Map(scopes.map((scope, i) => [scopeKey(scope), coverings[i]!]));
     const result: Array<Buffer | null> = requests.map(({ key }) => key);
     const lost: number[] = [];
     bulk.items.forEach((item, i) => {
@@ -88,7 +93,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
       result[i] = doc?.kind === 'key' && doc.key ? Buffer.from(doc.key, 'base64') : null;
     }
     // Created after an erasure or a job's tombstone that covers it: take it back, so it never gets a readable key.
-    const erased = requests.map((request, i) => ({ ...request, i })).filter(({ scope, keyId, i }) => result[i] !== null && coveredIn.get(JSON.stringify([scope.tenantId, scope.endUserId]))!(keyId));
+    const erased = requests.map((request, i) => ({ ...request, i })).filter(({ scope, keyId, i }) => result[i] !== null && coveredIn.get(scopeKey(scope))!(keyId));
     for (const { scope, keyId, i } of erased) {
       await this.forget(scope, [keyId]);
       result[i] = null;
@@ -143,10 +148,22 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   }
 
   async forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
+    const answers = await this.forgottenAmong(keyIds.map((keyId) => ({ scope, keyId })));
+    return new Set(keyIds.filter((_, i) => answers[i]));
+  }
+
+  /** One realtime mget: the tombstones that could cover the subjects, and each scope's end user and tenant erasures. */
+  async forgottenAmong(subjects: KeySubject[]): Promise<boolean[]> {
     this.checkOpen();
-    const { subjects: docs, erasures } = await this.subjectsAndErasures(scope, [...new Set(keyIds.flatMap(tombstonesCovering))]);
-    const tombstoned = (keyId: string) => tombstonesCovering(keyId).some((id) => docs.get(id)?.kind === 'tombstone');
-    return new Set(keyIds.filter((keyId) => tombstoned(keyId) || erasures.some((before) => erasureCovers(keyId, before))));
+    if (subjects.length === 0) return [];
+    const scopes = [...new Map(subjects.map(({ scope }) => [scopeKey(scope), scope])).values()];
+    const covering = [...new Map(subjects.flatMap(({ scope, keyId }) => tombstonesCovering(keyId).map((id) => [subjectKey(scope, id), { scope, keyId: id }] as const))).values()];
+    const { subjects: docs, erasures } = await this.read(covering, scopes);
+    const tombstoned = new Set(covering.filter((_, i) => docs[i]?.kind === 'tombstone').map(({ scope, keyId }) => subjectKey(scope, keyId)));
+    const erasuresOf = new Map(scopes.map((scope, i) => [scopeKey(scope), erasures[i]!]));
+    return subjects.map(({ scope, keyId }) =>
+      tombstonesCovering(keyId).some((id) => tombstoned.has(subjectKey(scope, id))) || erasuresOf.get(scopeKey(scope))!.some((before) => erasureCovers(keyId, before)),
+    );
   }
 
   async *entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }> {
@@ -179,7 +196,8 @@ export class ElasticsearchKeyStore implements DataKeyStore {
 
   private async subjects(scope: Scope, keyIds: string[]): Promise<Map<string, SubjectDocument>> {
     if (keyIds.length === 0) return new Map();
-    return (await this.read(scope, keyIds, false)).subjects;
+    const { subjects } = await this.read(keyIds.map((keyId) => ({ scope, keyId })), []);
+    return byKeyId(keyIds, subjects);
   }
 
   /**
@@ -187,26 +205,31 @@ export class ElasticsearchKeyStore implements DataKeyStore {
    * everything (0 when none): what deciding whether a subject is forgotten needs, in one request.
    */
   private async subjectsAndErasures(scope: Scope, keyIds: string[]): Promise<{ subjects: Map<string, SubjectDocument>; erasures: [user: number, tenant: number] }> {
-    const { subjects, erasures } = await this.read(scope, keyIds, true);
-    return { subjects, erasures: erasures! };
+    const { subjects, erasures } = await this.read(keyIds.map((keyId) => ({ scope, keyId })), [scope]);
+    return { subjects: byKeyId(keyIds, subjects), erasures: erasures[0]! };
   }
 
-  /** One realtime mget of subjects, and of the erasures that cover them when asked. */
-  private async read(scope: Scope, keyIds: string[], withErasures: boolean): Promise<{ subjects: Map<string, SubjectDocument>; erasures: [user: number, tenant: number] | null }> {
-    const ids = keyIds.map((keyId) => subjectId(scope, keyId));
-    if (withErasures) ids.push(erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT));
-    const what = `read ${keyIds.length} data keys${withErasures ? ` and the erasures of ${scope.tenantId}/${scope.endUserId}` : ''}`;
+  /**
+   * One realtime mget of subjects of any end users (each found or undefined, in the order asked), and of the erasures
+   * of each of `erasuresOf` (its end user's and its tenant's).
+   */
+  private async read(subjects: KeySubject[], erasuresOf: Scope[]): Promise<{ subjects: Array<SubjectDocument | undefined>; erasures: Array<[user: number, tenant: number]> }> {
+    const ids = [
+      ...subjects.map(({ scope, keyId }) => subjectId(scope, keyId)),
+      ...erasuresOf.flatMap((scope) => [erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT)]),
+    ];
+    const whose = erasuresOf.length === 1 ? `${erasuresOf[0]!.tenantId}/${erasuresOf[0]!.endUserId}` : `${erasuresOf.length} end users`;
+    const what = `read ${subjects.length} data keys${erasuresOf.length > 0 ? ` and the erasures of ${whose}` : ''}`;
     const response = await call('KEYS', what, () => this.client.mget<SubjectDocument | ErasureDocument>({ index: this.index, ids }));
     const docs = readableDocs('KEYS', what, response.docs).map((doc) => ('found' in doc && doc.found ? doc._source : undefined));
-    const subjects = new Map<string, SubjectDocument>();
-    keyIds.forEach((keyId, i) => {
+    const found = subjects.map(({ scope, keyId }, i) => {
       const source = docs[i];
       // The _id is a hash; the fields are checked too, so a collision could never hand out another subject's key.
-      if (source && source.kind !== 'erasure' && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyId) subjects.set(keyId, source);
+      return source && source.kind !== 'erasure' && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyId ? source : undefined;
     });
-    if (!withErasures) return { subjects, erasures: null };
     const before = (doc: SubjectDocument | ErasureDocument | undefined) => (doc?.kind === 'erasure' ? doc.before : 0);
-    return { subjects, erasures: [before(docs[keyIds.length]), before(docs[keyIds.length + 1])] };
+    const erasures = erasuresOf.map((_, j): [number, number] => [before(docs[subjects.length + 2 * j]), before(docs[subjects.length + 2 * j + 1])]);
+    return { subjects: found, erasures };
   }
 
   /** The key ids of the parts (`mem_<jobId>_<n>`) of these jobs that have keys. */
