@@ -62,11 +62,30 @@ export interface IdempotencyStore {
   abandon(scope: Scope, key: string, claim: IdempotencyClaim, now: number): Promise<void>;
   /** Removes the records that expired before `now`; returns how many. */
   removeExpired(now: number): Promise<number>;
+  /**
+   * Removes the records of one end user whose request created one of these jobs (jobIdOfRecord), whatever their
+   * state: the jobs were forgotten, so neither their fingerprints nor their ids stay, and the same request with the
+   * same key is a new one. Returns how many.
+   */
+  forgetJobs(scope: Scope, jobIds: string[]): Promise<number>;
   /** Removes every record of one end user (erasure); returns how many. */
   forgetUser(scope: Scope): Promise<number>;
   /** Removes every record of one tenant; returns how many. */
   forgetTenant(tenantId: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The job a record's request created: the one kept with its claim (ClaimRequest.jobId) or, for a route that names its
+ * job only in its answer (PATCH: the update job's id is issued as it is accepted), the answer's `jobId`. Null for a
+ * record that names none (a claim without a job id, still being answered). Stores keep it with the record when they
+ * store the answer, so forgetJobs finds records by it.
+ */
+export function jobIdOfRecord(record: { response: StoredResponse | null; jobId?: string | null }): string | null {
+  if (record.jobId) return record.jobId;
+  const body = record.response?.body;
+  const answered = typeof body === 'object' && body !== null ? (body as { jobId?: unknown }).jobId : undefined;
+  return typeof answered === 'string' && answered !== '' ? answered : null;
 }
 
 /**

@@ -29,10 +29,10 @@ async function forgetAndWait(api: Caller, path: string) {
 const removedFrom = (receipt: { removed: Array<{ store: string; count: number }> }, store: string) =>
   receipt.removed.filter((r) => r.store === store).reduce((sum, r) => sum + r.count, 0);
 
-async function upload(service: HasUrl, endUserId: string, bytes: Buffer, fileName: string) {
+async function upload(service: HasUrl, endUserId: string, bytes: Buffer, fileName: string, headers: Record<string, string> = {}) {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: 'application/pdf' }), fileName);
-  const res = await fetch(`${service.url}/v1/ingest/document/upload`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.acme}`, 'x-end-user-id': endUserId }, body: form });
+  const res = await fetch(`${service.url}/v1/ingest/document/upload`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.acme}`, 'x-end-user-id': endUserId, ...headers }, body: form });
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -109,7 +109,7 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
     it('forgets every memory a job made: a PDF\'s pages and its file', async () => {
       const word = secretWord('pelicanharbour');
       const uma = as('uma');
-      const ack = await upload(service, 'uma', await writePdf([`Page one about the ${word} ferry timetable.`, `Page two: the ${word} pier closes at nine.`]), 'ferries.pdf');
+      const ack = await upload(service, 'uma', await writePdf([`Page one about the ${word} ferry timetable.`, `Page two: the ${word} pier closes at nine.`]), 'ferries.pdf', { 'idempotency-key': `uma-${word}` });
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       const job = await waitForJob(uma, ack.body.jobId);
       expect(job.memoryIds).to.have.length(2);
@@ -118,6 +118,7 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
       const receipt = await forgetAndWait(uma, `/v1/memories?job_id=${ack.body.jobId}`);
       expect(receipt.memories).to.equal(2);
       expect(removedFrom(receipt, 'blobs'), 'the PDF').to.equal(1);
+      expect(removedFrom(receipt, 'idempotency'), 'the upload\'s Idempotency-Key record').to.equal(1);
       expect(receipt.removed.find((r) => r.what === 'document nodes with no page left')?.count).to.equal(1);
       expect(await foundIds(uma, word)).to.deep.equal([]);
     });
@@ -125,17 +126,47 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
     it('forgets a PDF page by page: the last page takes the file, the job record and the key that sealed the upload', async () => {
       const word = secretWord('otterlantern');
       const wren = as('wren');
-      const ack = await upload(service, 'wren', await writePdf([`Page one: the ${word} shop opens at ten.`, `Page two: the ${word} shop sells maps.`]), 'otters.pdf');
+      const ack = await upload(service, 'wren', await writePdf([`Page one: the ${word} shop opens at ten.`, `Page two: the ${word} shop sells maps.`]), 'otters.pdf', { 'idempotency-key': `wren-${word}` });
       expect(ack.status, JSON.stringify(ack.body)).to.equal(202);
       const job = await waitForJob(wren, ack.body.jobId);
       expect(job.memoryIds).to.have.length(2);
 
+      const removals = (receipt: Awaited<ReturnType<typeof forgetAndWait>>) => ['blobs', 'jobs', 'keys', 'idempotency'].map((store) => removedFrom(receipt, store));
       const first = await forgetAndWait(wren, `/v1/memories/${job.memoryIds[0]}`);
-      expect([first.memories, removedFrom(first, 'blobs'), removedFrom(first, 'jobs'), removedFrom(first, 'keys')], 'the page\'s own key; the PDF stays').to.deep.equal([1, 0, 0, 1]);
+      expect([first.memories, ...removals(first)], 'the page\'s own key; the PDF and the upload\'s Idempotency-Key record stay').to.deep.equal([1, 0, 0, 1, 0]);
       const last = await forgetAndWait(wren, `/v1/memories/${job.memoryIds[1]}`);
-      expect([last.memories, removedFrom(last, 'blobs'), removedFrom(last, 'jobs'), removedFrom(last, 'keys')], 'the page\'s key and the job\'s').to.deep.equal([1, 1, 1, 2]);
+      expect([last.memories, ...removals(last)], 'the page\'s key and the job\'s, and the upload\'s record').to.deep.equal([1, 1, 1, 2, 1]);
       expect((await wren.get(`/v1/jobs/${ack.body.jobId}`)).status).to.equal(404);
       expect(await foundIds(wren, word)).to.deep.equal([]);
+    });
+
+    it('forgets the Idempotency-Key records of a forgotten memory\'s job and updates: the same requests with the same keys are new ones', async () => {
+      const word = secretWord('ibisharmonica');
+      const hana = as('hana');
+      const ingestKey = { 'idempotency-key': `hana-${word}` };
+      const body = { source: { type: 'text', content: `Hana lent the ${word} to her cousin in Ghent.` } };
+      const first = await hana.post('/v1/memory', body, ingestKey);
+      expect(first.status, JSON.stringify(first.body)).to.equal(202);
+      const job = await waitForJob(hana, first.body.jobId);
+      expect(job.status, JSON.stringify(job)).to.equal('Completed');
+      const memoryId = job.memoryIds[0] as string;
+      const updateKey = { 'idempotency-key': `hana-update-${word}` };
+      const change = { content: `Hana lent the ${word} to her aunt in Ghent.` };
+      const update = await hana.patch(`/v1/memories/${memoryId}`, change, updateKey);
+      expect(update.status, JSON.stringify(update.body)).to.equal(202);
+      expect((await waitForJob(hana, update.body.jobId)).status).to.equal('Completed');
+      expect((await hana.post('/v1/memory', body, ingestKey)).headers.get('idempotent-replayed'), 'replayed while the memory exists').to.equal('true');
+
+      const receipt = await forgetAndWait(hana, `/v1/memories/${memoryId}`);
+      expect(removedFrom(receipt, 'idempotency'), 'the ingestion\'s record and the update\'s').to.equal(2);
+
+      const again = await hana.post('/v1/memory', body, ingestKey);
+      expect(again.status, JSON.stringify(again.body)).to.equal(202);
+      expect(again.headers.get('idempotent-replayed'), 'a new request, not a replay of the forgotten one').to.equal(null);
+      expect(again.body.jobId).to.not.equal(first.body.jobId);
+      const patched = await hana.patch(`/v1/memories/${memoryId}`, change, updateKey);
+      expect([patched.status, patched.body.error?.code], 'the update is not replayed: its memory is gone').to.deep.equal([404, 'MEMORY.NOT_FOUND']);
+      expect((await waitForJob(hana, again.body.jobId)).status).to.equal('Completed');
     });
 
     it('forgets an image memory with its original and preview', async () => {

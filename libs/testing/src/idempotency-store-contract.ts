@@ -151,6 +151,34 @@ export function describeIdempotencyStoreContract(adapterName: string, factory: S
       expect(await store.forgetTenant(otherTenant.tenantId)).to.equal(1);
     });
 
+    it('forgets the records of forgotten jobs, named at the claim or in the answer, of that end user only; their keys are free again', async () => {
+      const bob = { ...alice, endUserId: 'bob' };
+      const otherTenant = { ...alice, tenantId: `${alice.tenantId}-other` };
+      const withJob = (now: number, jobId: string, fingerprint = 'fp-1') => ({ ...at(now, fingerprint), jobId });
+      const answer = (jobId: string) => ({ status: 202, body: { status: 'Accepted', jobId } });
+      // An ingestion still being answered, and an update (PATCH) whose job id only its answer names.
+      claimed(await store.claim(alice, 'ingest', withJob(T0, 'job_1_alice')));
+      const update = claimed(await store.claim(alice, 'update', at(T0)));
+      await store.complete(alice, 'update', update, answer('upd_job_2_alice'), { now: T0, ttlMs: TTL });
+      // Another job of alice's, a claim that names no job yet, and the same job id in another end user's and tenant's records.
+      const kept = claimed(await store.claim(alice, 'kept', withJob(T0, 'job_3_alice')));
+      await store.complete(alice, 'kept', kept, answer('job_3_alice'), { now: T0, ttlMs: TTL });
+      claimed(await store.claim(alice, 'no-job', at(T0)));
+      claimed(await store.claim(bob, 'ingest', withJob(T0, 'job_1_alice')));
+      claimed(await store.claim(otherTenant, 'ingest', withJob(T0, 'job_1_alice')));
+
+      expect(await store.forgetJobs(alice, ['job_1_alice', 'upd_job_2_alice', 'job_9_alice'])).to.equal(2);
+      expect(await store.forgetJobs(alice, ['job_1_alice', 'upd_job_2_alice'])).to.equal(0);
+
+      // The same requests with the same keys are new ones, within the first claim's lease and time to live alike.
+      expect(await store.claim(alice, 'ingest', withJob(T0 + 1, 'job_4_alice'))).to.deep.include({ state: 'claimed', earlierJobId: null });
+      expect((await store.claim(alice, 'update', at(T0 + 1))).state).to.equal('claimed');
+      expect(await store.claim(alice, 'kept', at(T0 + 1))).to.deep.include({ state: 'completed', response: answer('job_3_alice') });
+      expect((await store.claim(alice, 'no-job', at(T0 + 1))).state).to.equal('in-progress');
+      expect((await store.claim(bob, 'ingest', at(T0 + 1))).state).to.equal('in-progress');
+      expect((await store.claim(otherTenant, 'ingest', at(T0 + 1))).state).to.equal('in-progress');
+    });
+
     it('keeps claims and responses across a reopen', async () => {
       const claim = claimed(await store.claim(alice, 'done', at(T0)));
       await store.complete(alice, 'done', claim, { status: 202, body: { jobId: 'job_1_alice' } }, { now: T0, ttlMs: TTL });

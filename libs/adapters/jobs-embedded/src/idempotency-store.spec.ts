@@ -47,6 +47,21 @@ describe('jobs-embedded idempotency store', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('keeps no byte of a forgotten job\'s records in its file once closed, and keeps the other records', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'forgotten-jobs-embedded-'));
+    const scope = { tenantId: 't', endUserId: 'u' };
+    const store = createEmbeddedIdempotencyStore({ dir });
+    const jobIds = Array.from({ length: 200 }, (_, i) => `job_${i}_zebracrossing`);
+    for (const [i, jobId] of jobIds.entries()) await store.claim(scope, `zebracrossing-${i}`, { fingerprint: `fingerprint-of-zebracrossing-${i}`, now: 1, leaseMs: 1_000, ttlMs: 10_000, jobId });
+    await store.claim(scope, 'kept-key', { fingerprint: 'kept-fingerprint', now: 1, leaseMs: 1_000, ttlMs: 10_000, jobId: 'job_kept' });
+    expect(await store.forgetJobs(scope, jobIds)).to.equal(200);
+    await store.close();
+    const bytes = await readFile(join(dir, 'data.mdb'));
+    expect(bytes.includes(Buffer.from('kept-fingerprint')), 'the bytes read hold the records kept').to.equal(true);
+    expect(bytes.includes(Buffer.from('zebracrossing'))).to.equal(false);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('rejects empty keys and scopes and use after close with stable codes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'idempotency-embedded-'));
     const store = createEmbeddedIdempotencyStore({ dir });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
-import { abandonedJobId, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
+import { abandonedJobId, jobIdOfRecord, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 
 type RecordKey = [tenantId: string, endUserId: string, key: string];
 
@@ -12,7 +12,10 @@ interface IdempotencyRecord {
   leaseUntil: number;
   expiresAt: number;
   response: StoredResponse | null;
-  /** The job the claim's request creates (ClaimRequest.jobId); absent in records written before it was kept. */
+  /**
+   * The job the claim's request creates (ClaimRequest.jobId), or once answered the one its answer names
+   * (jobIdOfRecord); absent in records written before it was kept.
+   */
   jobId?: string | null;
 }
 
@@ -74,7 +77,7 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     return this.write('complete', () => {
       const current = this.records.get(id);
       if (current?.token !== claim.token) return false;
-      this.records.put(id, { ...current, token: null, response, expiresAt: options.now + options.ttlMs });
+      this.records.put(id, { ...current, token: null, response, expiresAt: options.now + options.ttlMs, jobId: jobIdOfRecord({ jobId: current.jobId, response }) });
       return true;
     });
   }
@@ -123,9 +126,18 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     return removed;
   }
 
+  forgetJobs(scope: Scope, jobIds: string[]): Promise<number> {
+    checkScope(scope);
+    const forgotten = new Set(jobIds);
+    return this.removeRange(`forget the records of ${forgotten.size} job(s) of ${scope.tenantId}/${scope.endUserId}`, userRange(scope), (record) => {
+      const jobId = jobIdOfRecord(record);
+      return jobId !== null && forgotten.has(jobId);
+    });
+  }
+
   forgetUser(scope: Scope): Promise<number> {
     checkScope(scope);
-    return this.removeRange(`forget ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] });
+    return this.removeRange(`forget ${scope.tenantId}/${scope.endUserId}`, userRange(scope));
   }
 
   forgetTenant(tenantId: string): Promise<number> {
@@ -140,11 +152,16 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     await closeCompactingIfMarked(this.env, this.dir, (error) => lmdbError('IDEMPOTENCY', 'idempotency store', 'compaction', error));
   }
 
-  /** Removes, in one transaction, the records of one key range (one end user's or one tenant's); returns how many. */
-  private async removeRange(what: string, range: { start: Key; end: Key }): Promise<number> {
+  /**
+   * Removes, in one transaction, the records of one key range (one end user's or one tenant's), or only those of it
+   * that `matches` picks; returns how many.
+   */
+  private async removeRange(what: string, range: { start: Key; end: Key }, matches?: (record: IdempotencyRecord) => boolean): Promise<number> {
     const removed = await this.write(what, () => {
       // Read to the end before removing, so the cursor never walks a range it is changing.
-      const keys = [...this.records.getKeys(range)];
+      const keys = matches
+        ? [...this.records.getRange(range).filter(({ value }) => matches(value)).map(({ key }) => key)]
+        : [...this.records.getKeys(range)];
       for (const key of keys) this.records.remove(key);
       return keys.length;
     });
@@ -166,6 +183,11 @@ function checkScope(scope: Scope): void {
   if (typeof scope?.tenantId !== 'string' || scope.tenantId === '' || typeof scope.endUserId !== 'string' || scope.endUserId === '') {
     throw new MemoryServiceError('IDEMPOTENCY.INVALID_ARGUMENT', 'idempotency records are scoped by a non-empty tenantId and endUserId');
   }
+}
+
+/** The key range of every record of one end user. */
+function userRange(scope: Scope): { start: Key; end: Key } {
+  return { start: [scope.tenantId, scope.endUserId], end: [scope.tenantId, scope.endUserId, AFTER_ALL] };
 }
 
 function recordKey(scope: Scope, key: string): RecordKey {

@@ -1,6 +1,6 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { abandonedJobId, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
+import { abandonedJobId, jobIdOfRecord, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 import type { SharedClient } from './client.js';
 import { readDocument } from './documents.js';
 import { call, engineError, failureError } from './errors.js';
@@ -16,7 +16,10 @@ interface IdempotencyDocument {
   expiresAt: number;
   /** Null while the claim is in progress. */
   response: StoredResponse | null;
-  /** The job the claim's request creates (ClaimRequest.jobId); absent in documents written before it was kept. */
+  /**
+   * The job the claim's request creates (ClaimRequest.jobId), or once answered the one its answer names
+   * (jobIdOfRecord); absent in documents written before it was kept. Indexed since schema 8, for forgetJobs.
+   */
   jobId?: string | null;
 }
 
@@ -82,7 +85,7 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
     const id = recordId(scope, key);
     const { seqNo, primaryTerm } = parseToken(claim.token);
     const held = heldDocument(claim);
-    const done = { ...held, response, expiresAt: options.now + options.ttlMs };
+    const done = { ...held, response, expiresAt: options.now + options.ttlMs, jobId: jobIdOfRecord({ jobId: held.jobId, response }) };
     return (await this.write(`complete idempotency key of ${scope.tenantId}/${scope.endUserId}`, id, done, { if_seq_no: seqNo, if_primary_term: primaryTerm })) !== null;
   }
 
@@ -110,11 +113,17 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
     return this.deleteWhere('remove expired idempotency records', { range: { expiresAt: { lte: now } } });
   }
 
+  forgetJobs(scope: Scope, jobIds: string[]): Promise<number> {
+    checkScope(scope);
+    const forgotten = [...new Set(jobIds)];
+    return this.deleteWhere(`forget the idempotency records of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, {
+      bool: { filter: [...userFilter(scope), { terms: { jobId: forgotten } }] },
+    });
+  }
+
   forgetUser(scope: Scope): Promise<number> {
     checkScope(scope);
-    return this.deleteWhere(`forget the idempotency records of ${scope.tenantId}/${scope.endUserId}`, {
-      bool: { filter: [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }] },
-    });
+    return this.deleteWhere(`forget the idempotency records of ${scope.tenantId}/${scope.endUserId}`, { bool: { filter: userFilter(scope) } });
   }
 
   forgetTenant(tenantId: string): Promise<number> {
@@ -196,6 +205,11 @@ function checkScope(scope: Scope): void {
   if (typeof scope?.tenantId !== 'string' || scope.tenantId === '' || typeof scope.endUserId !== 'string' || scope.endUserId === '') {
     throw new MemoryServiceError('IDEMPOTENCY.INVALID_ARGUMENT', 'idempotency records are scoped by a non-empty tenantId and endUserId');
   }
+}
+
+/** The records of one end user. */
+function userFilter(scope: Scope): estypes.QueryDslQueryContainer[] {
+  return [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }];
 }
 
 function recordId(scope: Scope, key: string): string {

@@ -6,7 +6,7 @@ import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryR
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
 import { timesFromBytes, toMemoryDocument, vectorFromBytes } from './memory-document.js';
 import { documentId } from './names.js';
-import { memoryMapping, SCHEMA_VERSION } from './templates.js';
+import { idempotencyMapping, memoryMapping, SCHEMA_VERSION } from './templates.js';
 
 const DIMS = 4;
 const { node } = elasticsearchStoresOptionsFromEnv();
@@ -164,6 +164,57 @@ describeWithEngine('stores-elasticsearch schema migration', localEngines().elast
       ]);
     } finally {
       await stores.vectors.delete(scope, ['unfilled-times', 'filled-times']);
+      await stores.close();
+    }
+  });
+});
+
+describeWithEngine('stores-elasticsearch idempotency schema migration', localEngines().elasticsearch, () => {
+  const options: ElasticsearchStoresOptions = { node, prefix: uniqueName('test-migrate-idempotency'), dims: DIMS };
+  const index = `${options.prefix}-idempotency`;
+  const raw = new Client({ node });
+  const alice = { tenantId: uniqueName('tenant'), endUserId: 'alice' };
+  const bob = { ...alice, endUserId: 'bob' };
+  const now = Date.now();
+  // Records as schema 7 kept them: the claim's job id in _source, unindexed; a PATCH's only in its answer.
+  const records = [
+    { scope: alice, key: 'ingest', jobId: 'job_1_alice', response: null },
+    { scope: alice, key: 'update', jobId: null, response: { status: 202, body: { status: 'Accepted', jobId: 'upd_job_2_alice' } } },
+    { scope: alice, key: 'no-job', jobId: null, response: null },
+    { scope: bob, key: 'ingest', jobId: 'job_1_alice', response: null },
+  ];
+
+  before(async function () {
+    this.timeout(30_000);
+    const mapping = idempotencyMapping();
+    delete mapping.properties!['jobId'];
+    mapping._meta = { schemaVersion: 7 };
+    await raw.indices.create({ index, mappings: mapping, settings: { number_of_replicas: 0 } });
+    const operations = records.flatMap(({ scope, key, jobId, response }) => [
+      { index: { _index: index, _id: documentId(scope.tenantId, scope.endUserId, key) } },
+      { ...scope, key, fingerprint: `fp-${key}`, leaseUntil: now + 60_000, expiresAt: now + 86_400_000, response, jobId },
+    ]);
+    await raw.bulk({ operations, refresh: true });
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    if (skippedForEngine(this)) return;
+    await dropElasticsearchStores(options);
+    await raw.close();
+  });
+
+  it('indexes the job each record names, kept with its claim or in its answer, so forgetting a job finds the records from before', async function () {
+    this.timeout(30_000);
+    const stores = await openElasticsearchStores(options);
+    try {
+      const { mappings } = (await raw.indices.getMapping({ index }))[index]!;
+      expect(mappings.properties!['jobId']).to.deep.equal({ type: 'keyword' });
+      expect(mappings._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION });
+      expect(await stores.idempotency.forgetJobs(alice, ['job_1_alice', 'upd_job_2_alice'])).to.equal(2);
+      expect(await stores.idempotency.forgetUser(alice), 'the claim that names no job').to.equal(1);
+      expect(await stores.idempotency.forgetUser(bob), 'another end user\'s record naming the same id').to.equal(1);
+    } finally {
       await stores.close();
     }
   });

@@ -1,11 +1,13 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { LexicalSource } from '@memory/lexical';
-import type { TimedSource } from '@memory/ports';
-import { call, failureError } from './errors.js';
+import { jobIdOfRecord, type StoredResponse, type TimedSource } from '@memory/ports';
+import { call, failureError, type Family } from './errors.js';
 import { lexicalFields, timesBytes, vectorBytes } from './memory-document.js';
 import { SCHEMA_VERSION } from './templates.js';
 
 const BACKFILL_PAGE = 500;
+/** How long a scroll's snapshot is kept between two pages of a backfill. */
+const SCROLL_KEEP_ALIVE = '1m';
 
 /** The schema version an index was created (or last migrated) with; 1 for indices from before it was recorded. */
 export function schemaVersionOf(mapping: estypes.MappingTypeMapping): number {
@@ -80,13 +82,61 @@ export async function fillDerivedFields(client: Client, index: string): Promise<
     ]);
     // Refreshed, so that the next round's search no longer sees the documents just filled.
     const result = await call('VECTORS', `fill derived fields of ${hits.length} memories in ${index}`, () => client.bulk({ operations, refresh: true }));
-    for (const item of result.items.map((entry) => Object.values(entry)[0] as estypes.BulkResponseItem)) {
-      if (!item.error || item.status === 409) continue;
-      throw failureError('VECTORS', `fill derived fields of memory document ${item._id} in ${index}`, {
-        status: item.status,
-        type: item.error.type,
-        reason: item.error.reason ?? undefined,
+    throwBulkFailures('VECTORS', result, (id) => `fill derived fields of memory document ${id} in ${index}`);
+  }
+}
+
+/**
+ * Indexes the job id of the idempotency records written before schema 8 mapped it (their _source holds it, unindexed),
+ * so that forgetting a job finds them; a completed record that kept none (a PATCH's) gets the one its answer names,
+ * as a completion now writes it (jobIdOfRecord). Each record is written again whole, conditional on the version read:
+ * one that lost to a concurrent claim or completion was written under the new mapping. One pass over a scroll's
+ * snapshot, since a record that names no job (a claim without one, still being answered) stays unindexed and would be
+ * found again by every search.
+ */
+export async function fillIdempotencyJobIds(client: Client, index: string): Promise<void> {
+  const what = `index the job ids of the idempotency records in ${index}`;
+  await call('IDEMPOTENCY', `${what}: refresh`, () => client.indices.refresh({ index }));
+  let page = await call('IDEMPOTENCY', what, () =>
+    client.search<IdempotencySource>({
+      index,
+      scroll: SCROLL_KEEP_ALIVE,
+      size: BACKFILL_PAGE,
+      query: { bool: { must_not: [{ exists: { field: 'jobId' } }] } },
+      seq_no_primary_term: true,
+      track_total_hits: false,
+    }),
+  );
+  try {
+    while (page.hits.hits.length > 0) {
+      const operations = page.hits.hits.flatMap((hit) => {
+        const jobId = jobIdOfRecord(hit._source!);
+        return jobId === null ? [] : [{ index: { _index: index, _id: hit._id!, if_seq_no: hit._seq_no!, if_primary_term: hit._primary_term! } }, { ...hit._source!, jobId }];
       });
+      if (operations.length > 0) {
+        const result = await call('IDEMPOTENCY', what, () => client.bulk({ operations, refresh: false }));
+        throwBulkFailures('IDEMPOTENCY', result, (id) => `${what} (${id})`);
+      }
+      const scrollId = page._scroll_id!;
+      page = await call('IDEMPOTENCY', what, () => client.scroll<IdempotencySource>({ scroll_id: scrollId, scroll: SCROLL_KEEP_ALIVE }));
     }
+  } finally {
+    // The snapshot would otherwise hold its segments until the keep-alive ends.
+    const scrollId = page._scroll_id;
+    if (scrollId) await client.clearScroll({ scroll_id: scrollId }).catch(() => undefined);
+  }
+}
+
+/** What the idempotency backfill reads of a record: the fields jobIdOfRecord looks at, and the rest it writes back. */
+type IdempotencySource = { response: StoredResponse | null; jobId?: string | null } & Record<string, unknown>;
+
+/**
+ * Throws the first failure of a backfill's bulk write, leaving out version conflicts: a document a concurrent writer
+ * changed after it was read, which that write brought up to date (or the next open's backfill finds again).
+ */
+function throwBulkFailures(family: Family, result: estypes.BulkResponse, what: (id: string) => string): void {
+  for (const item of result.items.map((entry) => Object.values(entry)[0] as estypes.BulkResponseItem)) {
+    if (!item.error || item.status === 409) continue;
+    throw failureError(family, what(String(item._id)), { status: item.status, type: item.error.type, reason: item.error.reason ?? undefined });
   }
 }

@@ -1,7 +1,7 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { call, engineError } from './errors.js';
-import { fillDerivedFields, migrateIndex } from './migrate.js';
+import { fillDerivedFields, fillIdempotencyJobIds, migrateIndex } from './migrate.js';
 import { indexNames } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 import { indexTemplates } from './templates.js';
@@ -18,14 +18,18 @@ const isType = (error: unknown, type: string) =>
 export async function ensureIndices(client: Client, settings: ElasticsearchStoresSettings): Promise<void> {
   const existing = await readMappings(client, settings);
   checkDimensions(existing, settings);
-  const memories = indexNames(settings.prefix).memories;
+  const names = indexNames(settings.prefix);
+  // What each index whose documents gain indexed fields writes into those that predate them.
+  const fills: Record<string, () => Promise<void>> = {
+    [names.memories]: () => fillDerivedFields(client, names.memories),
+    [names.idempotency]: () => fillIdempotencyJobIds(client, names.idempotency),
+  };
   await Promise.all(
     indexTemplates(settings).map(async (template) => {
       await call('VECTORS', `put index template ${template.name}`, () => client.indices.putIndexTemplate(template.request));
       const current = existing[template.name]?.mappings;
       if (current) {
-        const fill = template.name === memories ? () => fillDerivedFields(client, memories) : undefined;
-        await migrateIndex(client, template.name, current, template.request.template!.mappings!, fill, template.migratedSettings);
+        await migrateIndex(client, template.name, current, template.request.template!.mappings!, fills[template.name], template.migratedSettings);
         return;
       }
       try {

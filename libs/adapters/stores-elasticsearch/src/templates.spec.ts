@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { resolveElasticsearchStoresOptions } from './options.js';
-import { indexTemplates, memoryMapping, SCHEMA_VERSION, webhookDeliveryMapping } from './templates.js';
+import { idempotencyMapping, indexTemplates, memoryMapping, SCHEMA_VERSION, webhookDeliveryMapping } from './templates.js';
 
 const settings = (overrides = {}) => resolveElasticsearchStoresOptions({ node: 'http://127.0.0.1:9200', dims: 384, ...overrides });
 
@@ -66,13 +66,20 @@ describe('index templates', () => {
   });
 
   it('has an expunging merge take every segment holding a deleted memory, key or centroid, in new indices and as older ones migrate (schema 7)', () => {
-    expect(SCHEMA_VERSION).to.equal(7);
+    expect(SCHEMA_VERSION).to.be.at.least(7);
     const templates = indexTemplates(settings({ prefix: 'memory-a' }));
     const expunging = templates.filter((t) => t.request.template!.settings!['merge.policy.expunge_deletes_allowed'] === 0).map((t) => t.name);
     expect(expunging).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-keys']);
     expect(templates.filter((t) => t.migratedSettings).map((t) => [t.name, t.migratedSettings])).to.deep.equal(
       expunging.map((name) => [name, { 'merge.policy.expunge_deletes_allowed': 0 }]),
     );
+  });
+
+  it('maps the job an idempotency record names, so forgetting the job finds it; the fingerprint and the answer stay unindexed (schema 8)', () => {
+    expect(SCHEMA_VERSION).to.equal(8);
+    const properties = idempotencyMapping().properties!;
+    expect(properties['jobId']).to.deep.equal({ type: 'keyword' });
+    expect(Object.keys(properties).sort()).to.deep.equal(['endUserId', 'expiresAt', 'jobId', 'tenantId']);
   });
 
   it('sets shards, replicas (auto-expanding by default) and the memories refresh interval from the options', () => {

@@ -9,9 +9,10 @@ import type { ElasticsearchStoresSettings } from './options.js';
  * (no document before it has metadata, so there is nothing to fill). 4: endUserId of webhook deliveries (those from
  * before carry none; the delivery log's retention removes them). 5: vectorBytes (filled from each memory's vector).
  * 6: timesBytes (filled from each memory's creation and event times). 7: the memories, keys and centroids indices
- * expunge every deleted document (a dynamic setting, put on older indices as they migrate).
+ * expunge every deleted document (a dynamic setting, put on older indices as they migrate). 8: jobId of idempotency
+ * records (filled from each record's _source, or its answer), so forgetting a job finds its records.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -151,12 +152,15 @@ export function keyMapping(): estypes.MappingTypeMapping {
   };
 }
 
-/** One document per (tenant, end user, Idempotency-Key); fingerprint, lease and response live in _source only. */
+/**
+ * One document per (tenant, end user, Idempotency-Key); fingerprint, lease and response live in _source only. The job
+ * the request created is indexed so that forgetting the job finds its records.
+ */
 export function idempotencyMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION },
-    properties: { tenantId: keyword, endUserId: keyword, expiresAt: date },
+    properties: { tenantId: keyword, endUserId: keyword, expiresAt: date, jobId: keyword },
   };
 }
 

@@ -1,7 +1,9 @@
 import {
-  blobPrefixOf, contentKeyId, jobIdOfMemory, memoryIdPrefixOf, type ForgetReceipt, type ForgetRequested, type Removal,
+  blobPrefixOf, contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdPrefixOf, type ForgetReceipt, type ForgetRequested, type Removal,
 } from '@memory/contracts';
-import { erasureCovers, type BlobStore, type CentroidStore, type JobStore, type Keyring, type Scope } from '@memory/ports';
+import {
+  erasureCovers, versionsOf, type BlobStore, type CentroidStore, type IdempotencyStore, type JobStore, type Keyring, type Scope, type VectorStore,
+} from '@memory/ports';
 import { recomputeCentroid } from '@memory/stage-centroid-calibrator';
 import { removeMemories, type MemoryStores } from './remove-memories.js';
 
@@ -11,7 +13,7 @@ export interface ForgetDeps extends MemoryStores {
   jobs: JobStore;
   keys: Pick<Keyring, 'forget' | 'erase' | 'scrub'>;
   /** The end user's idempotency records, when the process keeps them. */
-  idempotency?: { forgetUser(scope: Scope): Promise<number> };
+  idempotency?: Pick<IdempotencyStore, 'forgetUser' | 'forgetJobs'>;
   /** Webhook deliveries about the end user's jobs (ids, no content), when the process keeps them. */
   webhooks?: { forgetUser(scope: Scope, before: number): Promise<number> };
 }
@@ -21,10 +23,11 @@ const LOG_NOTE = (keys: number) =>
 
 /**
  * Carries out one forget request on every store: memories, visual descriptors, graph (with orphaned entities),
- * centroid (recomputed without them), blobs (originals, previews, PDFs of jobs with nothing left), job records and,
- * for an end user, idempotency records. The edge destroyed the data keys before publishing the request; they are
- * destroyed again here (a no-op, unless this is a replay into a store that never saw the first destruction).
- * Idempotent: a second run removes nothing and its receipt says so.
+ * centroid (recomputed without them), blobs (originals, previews, PDFs of jobs with nothing left), job records and
+ * idempotency records (an end user's; a job's with nothing left; those of the updates of forgotten memories). The edge
+ * destroyed the data keys before publishing the request; they are destroyed again here (a no-op, unless this is a
+ * replay into a store that never saw the first destruction). Idempotent: a second run removes nothing and its
+ * receipt says so.
  */
 export async function forget(request: ForgetRequested, deps: ForgetDeps): Promise<ForgetReceipt> {
   const scope: Scope = { tenantId: request.tenantId, endUserId: request.endUserId };
@@ -37,6 +40,11 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
   const keyIds = request.target === 'job' ? [request.targetJobId!] : [contentKeyId({ jobId: targetJob ?? '', memoryId: request.memoryId! })];
   let keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, keyIds));
 
+  // Before the memories go: their histories are the only place that names the updates that wrote them, and a retry
+  // of a forget interrupted after removing them would find nothing.
+  const { idempotency } = deps;
+  let idempotencyRecords = 0;
+  if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, await updateJobsOf(scope, memoryIds, deps.vectors), idempotency);
   const { memories, removed } = await removeMemories(scope, memoryIds, deps);
   const centroidMembers = memories > 0 ? await recomputeCentroid(scope, deps) : null;
 
@@ -52,6 +60,7 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
       const finished = (await deps.jobs.get(scope.tenantId, targetJob))?.state === 'Completed';
       blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId, targetJob));
       jobRecords = await deps.jobs.forget(scope.tenantId, [targetJob]);
+      if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, [targetJob], idempotency);
       if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
     }
   }
@@ -60,8 +69,23 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
     ...(centroidMembers === null ? [] : [{ store: 'centroid', what: 'members after recomputation without the forgotten memories', count: centroidMembers }]),
     { store: 'blobs', what: 'objects (originals, previews, PDFs)', count: blobs },
     { store: 'jobs', what: 'job records', count: jobRecords },
+    ...(idempotency ? [{ store: 'idempotency', what: 'idempotency records', count: idempotencyRecords }] : []),
     { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
   ], keysDestroyed);
+}
+
+/** The update (PATCH) jobs that wrote a version of these memories, as their histories name them. */
+async function updateJobsOf(scope: Scope, memoryIds: string[], vectors: VectorStore): Promise<string[]> {
+  const memories = await vectors.getWithoutVectors(scope, memoryIds);
+  return [...new Set(memories.flatMap((memory) => versionsOf(memory).map((version) => version.jobId).filter(isUpdateJob)))];
+}
+
+/**
+ * Removes the Idempotency-Key records of requests that created these jobs: the request's fingerprint and the job's
+ * id go with the job, and the same request with the same key is then a new one. Returns how many.
+ */
+async function forgetIdempotencyRecords(scope: Scope, jobIds: string[], idempotency: Pick<IdempotencyStore, 'forgetJobs'>): Promise<number> {
+  return jobIds.length === 0 ? 0 : idempotency.forgetJobs(scope, jobIds);
 }
 
 /** Everything of one end user accepted before the erasure; what they send afterwards is new and stays. */
