@@ -71,7 +71,6 @@ export async function fillDerivedFields(client: Client, index: string): Promise<
         size: BACKFILL_PAGE,
         _source: ['id', 'jobId', 'content', 'originalContent', 'userContext', 'document', 'vector', 'createdAt', 'eventTimes'],
         seq_no_primary_term: true,
-        track_total_hits: false,
       }),
     );
     const hits = response.hits.hits;
@@ -104,7 +103,6 @@ export async function fillIdempotencyJobIds(client: Client, index: string): Prom
       size: BACKFILL_PAGE,
       query: { bool: { must_not: [{ exists: { field: 'jobId' } }] } },
       seq_no_primary_term: true,
-      track_total_hits: false,
     }),
   );
   try {
