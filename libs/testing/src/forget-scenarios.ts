@@ -159,6 +159,8 @@ export function describeForgetScenarios(title: string, service: ServiceUnderTest
 
       const receipt = await forgetAndWait(hana, `/v1/memories/${memoryId}`);
       expect(removedFrom(receipt, 'idempotency'), 'the ingestion\'s record and the update\'s').to.equal(2);
+      expect(removedFrom(receipt, 'jobs'), 'the ingestion\'s job record and the update\'s').to.equal(2);
+      for (const jobId of [first.body.jobId, update.body.jobId]) expect((await hana.get(`/v1/jobs/${jobId}`)).status, jobId).to.equal(404);
 
       const again = await hana.post('/v1/memory', body, ingestKey);
       expect(again.status, JSON.stringify(again.body)).to.equal(202);

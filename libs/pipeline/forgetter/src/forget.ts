@@ -41,10 +41,13 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
   let keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, keyIds));
 
   // Before the memories go: their histories are the only place that names the updates that wrote them, and a retry
-  // of a forget interrupted after removing them would find nothing.
+  // of a forget interrupted after removing them would find nothing. Those jobs' records and Idempotency-Key records
+  // go with the memory, as its ingestion's do.
   const { idempotency } = deps;
+  const updateJobs = await updateJobsOf(scope, memoryIds, deps.vectors);
+  let jobRecords = updateJobs.length > 0 ? await deps.jobs.forget(scope.tenantId, updateJobs) : 0;
   let idempotencyRecords = 0;
-  if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, await updateJobsOf(scope, memoryIds, deps.vectors), idempotency);
+  if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, updateJobs, idempotency);
   const { memories, removed } = await removeMemories(scope, memoryIds, deps);
   const centroidMembers = memories > 0 ? await recomputeCentroid(scope, deps) : null;
 
@@ -53,13 +56,12 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
   // its metadata), as forgetting the whole job would have done. Not while pages may still be in the pipeline: the
   // job's key covers theirs.
   let blobs = 0;
-  let jobRecords = 0;
   if (targetJob) {
     const remaining = (await deps.vectors.ids(scope)).some((id) => id.startsWith(memoryIdPrefixOf(targetJob)));
     if (!remaining) {
       const finished = (await deps.jobs.get(scope.tenantId, targetJob))?.state === 'Completed';
       blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId, targetJob));
-      jobRecords = await deps.jobs.forget(scope.tenantId, [targetJob]);
+      jobRecords += await deps.jobs.forget(scope.tenantId, [targetJob]);
       if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, [targetJob], idempotency);
       if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
     }
