@@ -29,6 +29,16 @@ describe('the MCP tools when the service cannot answer', () => {
     expect(body.error.code).to.equal('SERVICE.UNREACHABLE');
   });
 
+  it('names the Idempotency-Key of a failed add_memory, and sends the one it is given, so a retry cannot store it twice', async () => {
+    const failed = await errorOf('add_memory', { text: 'Alice keeps bees' });
+    expect(failed.error.code).to.equal('SERVICE.UNREACHABLE');
+    expect(failed.idempotencyKey).to.match(/^[0-9a-f-]{36}$/);
+    const retried = await errorOf('add_memory', { text: 'Alice keeps bees', idempotencyKey: failed.idempotencyKey });
+    expect(retried.idempotencyKey).to.equal(failed.idempotencyKey);
+    const unkeyed = await errorOf('search_memories', { query: 'bees' });
+    expect(unkeyed).to.not.have.property('idempotencyKey');
+  });
+
   it('reads no file when the operator has set no file root, before calling the service', async () => {
     const body = await errorOf('add_memory', { filePath: '/etc/passwd' });
     expect(body.error.code).to.equal('MCP.FILES_DISABLED');

@@ -36,37 +36,42 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
     description: 'Stores something worth remembering about the current end user: a text, or an image or PDF read from a file on '
       + 'the server (filePath, only under the directory the operator allows). Use it when the user shares a fact, preference, '
       + 'event or document to recall later. Processing is asynchronous: it returns {"status":"Accepted","jobId"}; call get_job '
-      + 'with that jobId and waitMs to know when the memory is searchable and to get its memory ids. A PDF becomes one memory per page.',
+      + 'with that jobId and waitMs to know when the memory is searchable and to get its memory ids. A PDF becomes one memory per page. '
+      + 'When it fails without a refusal of the request (a timeout 504, a 503, 409 IDEMPOTENCY.IN_PROGRESS) the memory may have been '
+      + 'stored all the same: call add_memory again with the same arguments and the idempotencyKey the error names, and the service '
+      + 'answers with the first job instead of storing the memory twice.',
     inputSchema: {
       text: z.string().optional().describe('The memory as text (at most 32,000 characters); relative dates ("yesterday") are resolved'),
       filePath: z.string().optional().describe('An image (JPEG, PNG, WebP, GIF, TIFF, AVIF) or a PDF, absolute or relative to the allowed directory; instead of text'),
       userContext: z.string().optional().describe('Context for a text or an image, e.g. why it matters (at most 4,000 characters); not for PDFs'),
       timestamp: z.string().optional().describe('For text: when it was written (ISO 8601), to backfill old memories; relative dates resolve against it'),
       metadata: metadataSchema.optional(),
+      idempotencyKey: z.string().optional().describe('Only to retry a failed add_memory: the idempotencyKey its error named'),
     },
   }, (input) => answered(async () => {
+    const call = input.idempotencyKey !== undefined ? { idempotencyKey: input.idempotencyKey } : undefined;
     if ((input.text === undefined) === (input.filePath === undefined)) throw new RequestError(400, 'MCP.INVALID_INPUT', 'send exactly one of text or filePath');
     if (input.text !== undefined) {
       return api.addMemory({
         source: { type: 'text', content: input.text, ...(input.timestamp ? { timestamp: input.timestamp } : {}) },
         ...(input.userContext !== undefined ? { userContext: input.userContext } : {}),
         ...(input.metadata ? { metadata: input.metadata } : {}),
-      });
+      }, call);
     }
     if (input.timestamp !== undefined) throw new RequestError(400, 'MCP.INVALID_INPUT', 'timestamp applies to text only; an image takes its time from its EXIF data');
     const path = await allowedFile(options.fileRoot, input.filePath!);
     const bytes = await readFile(path);
     if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
       if (input.userContext !== undefined) throw new RequestError(400, 'MCP.INVALID_INPUT', 'userContext applies to text and images; a PDF takes metadata only');
-      return api.uploadDocument({ file: bytes, filename: basename(path), ...(input.metadata ? { metadata: input.metadata } : {}) });
+      return api.uploadDocument({ file: bytes, filename: basename(path), ...(input.metadata ? { metadata: input.metadata } : {}) }, call);
     }
     // Anything else goes to the image route, which decides whether it is an image the service reads (415 otherwise).
     return api.addImageMemory({
       imageData: bytes,
       ...(input.userContext !== undefined ? { userContext: input.userContext } : {}),
       ...(input.metadata ? { metadata: input.metadata } : {}),
-    });
-  }));
+    }, call);
+  }, { retriesWithKey: true }));
 
   server.registerTool('search_memories', {
     title: 'Search memories',
@@ -157,14 +162,19 @@ export function createMemoryMcpServer(options: MemoryToolsOptions): McpServer {
 /**
  * The service's answer as a tool result: a 2xx as its JSON body; an error answer (the SDK's typed error, after its
  * retries), a refusal of this layer, an unreachable service or a file that cannot be read as a tool error (isError)
- * with the status and stable code, so the agent reads why instead of the protocol failing.
+ * with the status and stable code, so the agent reads why instead of the protocol failing. A tool that takes an
+ * idempotencyKey also hands back the key its failed call sent, the one to retry with.
  */
-async function answered(call: () => Promise<unknown>): Promise<CallToolResult> {
+async function answered(call: () => Promise<unknown>, options: { retriesWithKey?: boolean } = {}): Promise<CallToolResult> {
   try {
     return { content: [{ type: 'text', text: JSON.stringify(await call()) }] };
   } catch (error) {
     const text = JSON.stringify(error instanceof MemoryError
-      ? { status: error.status ?? (error instanceof MemoryTimeoutError ? 504 : 503), error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } }
+      ? {
+        status: error.status ?? (error instanceof MemoryTimeoutError ? 504 : 503),
+        error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+        ...(options.retriesWithKey && error.idempotencyKey !== null ? { idempotencyKey: error.idempotencyKey } : {}),
+      }
       : { status: error instanceof RequestError ? error.status : 500, error: { code: errorCode(error), message: errorMessage(error) } });
     return { content: [{ type: 'text', text }], isError: true };
   }

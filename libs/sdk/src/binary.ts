@@ -29,8 +29,12 @@ export async function imageData(image: BinarySource | string): Promise<string> {
   return typeof image === 'string' ? image : base64Encode(await bytesOf(image));
 }
 
-/** A PDF as a Blob (application/pdf) for the multipart upload; a Blob is sent as it is, so it can be re-sent on a retry. */
+/**
+ * A PDF as a Blob for the multipart upload, always typed application/pdf: the service refuses a file part of any
+ * other type (415 DOCUMENT.UNSUPPORTED_TYPE), and a Blob's own type is often application/octet-stream or empty.
+ * A Blob is wrapped, not read, so it can be re-sent on a retry.
+ */
 export function pdfBlob(pdf: BinarySource): Blob {
-  if (pdf instanceof Blob) return pdf.type ? pdf : new Blob([pdf], { type: 'application/pdf' });
+  if (pdf instanceof Blob && pdf.type === 'application/pdf') return pdf;
   return new Blob([pdf] as BlobParts, { type: 'application/pdf' });
 }

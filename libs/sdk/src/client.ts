@@ -25,6 +25,7 @@ export interface WaitForJobOptions {
   /** Give up (JobTimeoutError) after this many ms. Default 120,000. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The job's end user, when it is not the client's: e.g. the erasure of another end user (eraseEndUser). */
   endUserId?: string;
 }
 
@@ -138,9 +139,13 @@ export class MemoryClient implements Record<OperationId, (...args: never[]) => P
     return this.transport.call({ method: 'DELETE', path: '/v1/memories', query: new URLSearchParams({ job_id: jobId }), endUser: 'required', retry: 'key', answer: 'json' }, options);
   }
 
-  /** Erase an end user: every memory, blob and job of theirs (DELETE /v1/users/{endUserId}). */
+  /**
+   * Erase an end user: every memory, blob and job of theirs (DELETE /v1/users/{endUserId}). Sent as that end user
+   * (x-end-user-id must name the erased one), whatever the client's own. The job is theirs too: follow it with
+   * `waitForJob(jobId, { endUserId })`.
+   */
   eraseEndUser(endUserId: string, options?: CallOptions): Promise<Accepted> {
-    return this.transport.call({ method: 'DELETE', path: `/v1/users/${segment(endUserId)}`, endUser: 'optional', retry: 'key', answer: 'json' }, options);
+    return this.transport.call({ method: 'DELETE', path: `/v1/users/${segment(endUserId)}`, endUser: 'optional', retry: 'key', answer: 'json' }, { ...options, endUserId });
   }
 
   // Jobs
@@ -190,9 +195,14 @@ export class MemoryClient implements Record<OperationId, (...args: never[]) => P
     return this.transport.call({ method: 'GET', path: `/v1/webhooks/${segment(webhookId)}`, endUser: 'none', retry: 'safe', answer: 'json' }, options);
   }
 
-  /** Delete a webhook endpoint and its queued deliveries (DELETE /v1/webhooks/{webhookId}). */
+  /**
+   * Delete a webhook endpoint and its queued deliveries (DELETE /v1/webhooks/{webhookId}). A retry answered 404
+   * WEBHOOK.NOT_FOUND resolves: the attempt whose answer was lost deleted it.
+   */
   deleteWebhook(webhookId: string, options?: CallOptions): Promise<void> {
-    return this.transport.call({ method: 'DELETE', path: `/v1/webhooks/${segment(webhookId)}`, endUser: 'none', retry: 'safe', answer: 'none' }, options);
+    return this.transport.call({
+      method: 'DELETE', path: `/v1/webhooks/${segment(webhookId)}`, endUser: 'none', retry: 'safe', goneOnRetry: 'WEBHOOK.NOT_FOUND', answer: 'none',
+    }, options);
   }
 
   /** A new signing secret, shown once; the old one keeps signing for 24 hours (POST /v1/webhooks/{webhookId}/rotate-secret). */

@@ -1,4 +1,5 @@
 import { apiErrorOf, MemoryApiError, MemoryConnectionError, MemoryError, MemoryTimeoutError } from './errors.js';
+import { parseJson } from './json.js';
 
 export interface ClientOptions {
   /** Where the service is, e.g. http://127.0.0.1:8080 (a trailing slash is ignored). */
@@ -9,7 +10,7 @@ export interface ClientOptions {
   endUserId?: string;
   /** IANA time zone that decides what "tomorrow at 5pm" means (x-end-user-timezone); UTC when absent. */
   timeZone?: string;
-  /** Retries after the first attempt, on 429, 503 and network errors or timeouts. Default 2. */
+  /** Retries after the first attempt, on 429, 502, 503, 504 and network errors or timeouts (see RouteCall.retry). Default 2. */
   maxRetries?: number;
   /** Each attempt's time limit in ms (a job long poll gets its waitMs on top). Default 60,000. */
   timeoutMs?: number;
@@ -27,8 +28,13 @@ export interface ClientOptions {
 export interface CallOptions {
   /** Cancels the call, its retries and its waits; the call rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** The write's Idempotency-Key; one is generated per call (crypto.randomUUID) when absent, and reused by its retries. */
+  /**
+   * The write's Idempotency-Key; one is generated per call (crypto.randomUUID) when absent, and reused by its
+   * retries. A caller that must not lose a write (a queue consumer, a job runner) stores its own key with the work
+   * and sends it on each try, so even a try after a crash or an abort gets the first job instead of a second.
+   */
   idempotencyKey?: string;
+  /** Acts for this end user instead of the client's (x-end-user-id); e.g. waitForJob of another end user's erasure. */
   endUserId?: string;
   timeZone?: string;
   timeoutMs?: number;
@@ -49,10 +55,16 @@ export interface RouteCall {
   endUser: 'required' | 'optional' | 'none';
   timeZone?: boolean;
   /**
-   * key: a write that takes an Idempotency-Key, retried on any transient failure; safe: a read or an idempotent
-   * delete, same; unsafe: a write without a key, retried only when the service answered that it did nothing (429, 503).
+   * key: a write that takes an Idempotency-Key, retried on any transient failure (no answer, 429, 502, 503, 504, 409
+   * IDEMPOTENCY.IN_PROGRESS); safe: a read or an idempotent delete, same; unsafe: a write without a key, retried only
+   * when the answer says nothing was done (429, 503 SERVICE.OVERLOADED), as anything else may follow a stored write.
    */
   retry: 'key' | 'safe' | 'unsafe';
+  /**
+   * A delete's not-found code: a retry answered 404 with it means an earlier attempt, whose answer was lost, did the
+   * delete, so the call succeeds. The first attempt's 404 is still an error.
+   */
+  goneOnRetry?: string;
   answer: 'json' | 'blob' | 'text' | 'none';
   /** Added to the attempt's time limit: the job long poll's waitMs. */
   extraTimeoutMs?: number;
@@ -82,6 +94,7 @@ export class Transport {
       call.signal?.throwIfAborted();
       const outcome = await this.attempt(url, route, headers, call);
       if (outcome.ok) return outcome.value as T;
+      if (attempt > 0 && route.goneOnRetry !== undefined && outcome.error.status === 404 && outcome.error.code === route.goneOnRetry) return undefined as T;
       if (!outcome.retriable || attempt >= maxRetries) throw outcome.error;
       const delayMs = this.retryDelay(attempt, outcome.error);
       if (delayMs === null) throw outcome.error;
@@ -111,6 +124,8 @@ export class Transport {
     const body = route.form ? route.form() : route.json !== undefined ? JSON.stringify(route.json) : undefined;
     const fetchImpl = this.options.fetch ?? globalThis.fetch;
     const retriesAnyFailure = route.retry !== 'unsafe';
+    // Every error of a keyed call carries its key, so that the application's own retry can send it again.
+    const idempotencyKey = route.retry === 'key' ? headers['idempotency-key']! : null;
     let res: Response;
     let text: string | null = null;
     let blob: Blob | null = null;
@@ -121,23 +136,22 @@ export class Transport {
     } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
       if (timeout.aborted) {
-        return { ok: false, retriable: retriesAnyFailure, error: new MemoryTimeoutError({ code: 'SERVICE.TIMEOUT', status: null, message: `${route.method} ${route.path}: no answer within ${timeoutMs} ms`, cause: error }) };
+        return { ok: false, retriable: retriesAnyFailure, error: new MemoryTimeoutError({ code: 'SERVICE.TIMEOUT', status: null, message: `${route.method} ${route.path}: no answer within ${timeoutMs} ms`, idempotencyKey, cause: error }) };
       }
       const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-      return { ok: false, retriable: retriesAnyFailure, error: new MemoryConnectionError({ code: 'SERVICE.UNREACHABLE', status: null, message: `the memory service at ${this.baseUrl} could not be reached (${reason})`, cause: error }) };
+      return { ok: false, retriable: retriesAnyFailure, error: new MemoryConnectionError({ code: 'SERVICE.UNREACHABLE', status: null, message: `the memory service at ${this.baseUrl} could not be reached (${reason})`, idempotencyKey, cause: error }) };
     }
     const requestId = res.headers.get('x-request-id');
     if (!res.ok) {
-      const error = apiErrorOf(res.status, parseJson(text ?? ''), requestId, retryAfterSeconds(res.headers.get('retry-after')));
-      const transient = res.status === 429 || res.status === 503 || (res.status === 409 && error.code === 'IDEMPOTENCY.IN_PROGRESS');
-      return { ok: false, error, retriable: transient && (retriesAnyFailure || res.status !== 409) };
+      const error = apiErrorOf({ status: res.status, text: text ?? '', requestIdHeader: requestId, retryAfterSeconds: retryAfterSeconds(res.headers.get('retry-after')), idempotencyKey });
+      return { ok: false, error, retriable: retriableAnswer(route.retry, error) };
     }
     if (route.answer === 'blob') return { ok: true, value: blob };
     if (route.answer === 'text') return { ok: true, value: text };
     if (route.answer === 'none' || !text) return { ok: true, value: undefined };
     const value = parseJson(text);
     if (value === undefined) {
-      return { ok: false, retriable: false, error: new MemoryError({ code: 'SERVICE.INVALID_ANSWER', status: res.status, message: `the service answered ${res.status} with something that is not JSON: ${text.slice(0, 200)}`, requestId }) };
+      return { ok: false, retriable: false, error: new MemoryError({ code: 'SERVICE.INVALID_ANSWER', status: res.status, message: `the service answered ${res.status} with something that is not JSON: ${text.slice(0, 200)}`, requestId, idempotencyKey }) };
     }
     return { ok: true, value };
   }
@@ -151,12 +165,14 @@ export class Transport {
   }
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : null;
-  } catch {
-    return undefined;
-  }
+/**
+ * Whether an error answer is worth another attempt. A write without a key only after an answer that says nothing
+ * was done: 429 and 503 SERVICE.OVERLOADED (the service's admission refusals); a 503 SERVICE.UNAVAILABLE may come
+ * after the write was stored, and a proxy's 502 or 504 says nothing of what happened behind it.
+ */
+function retriableAnswer(retry: RouteCall['retry'], error: MemoryApiError): boolean {
+  if (retry === 'unsafe') return error.status === 429 || (error.status === 503 && error.code === 'SERVICE.OVERLOADED');
+  return [429, 502, 503, 504].includes(error.status) || (error.status === 409 && error.code === 'IDEMPOTENCY.IN_PROGRESS');
 }
 
 /** Retry-After as seconds: delta-seconds or an HTTP date. */

@@ -2,5 +2,5 @@ export { MemoryClient, type DocumentUploadInput, type ImageMemoryInput, type Sea
 export type { CallOptions, ClientOptions } from './http.js';
 export * from './errors.js';
 export { imageData, pdfBlob, type BinarySource } from './binary.js';
-export { verifyWebhook, type VerifyWebhookInput, type WebhookEvent, type WebhookHeaders } from './webhooks.js';
+export { verifyWebhook, type VerifyWebhookInput, type WebhookHeaders } from './webhooks.js';
 export type * from './types.js';

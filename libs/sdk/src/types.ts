@@ -32,6 +32,8 @@ export type WebhookSecret = Schemas['WebhookSecret'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryList = Schemas['WebhookDeliveryList'];
 export type WebhookEventType = WebhookRequest['events'][number];
+/** A webhook delivery's body, as verifyWebhook resolves with it: `{type, timestamp, data}`, ids and states only. */
+export type WebhookEvent = Schemas['WebhookEvent'];
 
 /**
  * GET /v1/memories's query; memory_type may also be a list (sent comma-separated), and `metadata` keeps only memories

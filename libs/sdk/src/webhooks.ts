@@ -1,13 +1,6 @@
 import { base64Decode } from './binary.js';
 import { WebhookVerificationError } from './errors.js';
-import type { WebhookEventType } from './types.js';
-
-/** A delivery's body: the event, when it happened, and ids (never memory content). */
-export interface WebhookEvent {
-  type: WebhookEventType;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
+import type { WebhookEvent } from './types.js';
 
 /** Request headers as fetch (Headers), Express or node:http (IncomingHttpHeaders) hand them over. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

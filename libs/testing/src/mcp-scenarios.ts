@@ -118,6 +118,20 @@ export function describeMcpScenarios(title: string, service: ServiceUnderTest, o
           await expectToolError(alice, 'get_memory', { id }, 404, 'MEMORY.NOT_FOUND');
         });
 
+        it('add_memory with the idempotencyKey of an earlier call answers with that call\'s job instead of storing it twice', async () => {
+          const { tools } = await alice.listTools();
+          expect(Object.keys(tools.find((tool) => tool.name === 'add_memory')!.inputSchema.properties ?? {})).to.include('idempotencyKey');
+          const idempotencyKey = `mcp-${transport}-${secretWord('key')}`;
+          const text = `Alice's bike lock code is ${secretWord('padlock')}`;
+          const first = await call(alice, 'add_memory', { text, idempotencyKey });
+          const again = await call(alice, 'add_memory', { text, idempotencyKey });
+          expect(again.body.jobId).to.equal(first.body.jobId);
+          expect((await settled(alice, first.body.jobId)).memoryIds).to.have.length(1);
+          // The key with other arguments is another request: refused, and the error names the key it was sent with.
+          const reused = await expectToolError(alice, 'add_memory', { text: `${text} and 42`, idempotencyKey }, 422, 'IDEMPOTENCY.KEY_REUSED');
+          expect(reused.idempotencyKey).to.equal(idempotencyKey);
+        });
+
         it('another end user and another tenant see nothing of it, as if it never existed', async () => {
           const word = secretWord('quince');
           const added = await call(alice, 'add_memory', { text: `Alice hides the spare key under the ${word} pot` });

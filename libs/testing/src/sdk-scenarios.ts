@@ -5,12 +5,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   AuthenticationError, BadRequestError, JobFailedError, JobTimeoutError, MemoryClient, MemoryConnectionError, MemoryTimeoutError,
   NotFoundError, ServiceUnavailableError, UnprocessableEntityError, verifyWebhook, WebhookVerificationError, type MemoryError,
 } from '@memory/sdk';
 import { imageDataFromFile, pdfFromFile, pdfFromStream } from '@memory/sdk/node';
 import type { ServiceUnderTest } from './memory-api-scenarios.js';
+import { openApiConformance } from './openapi-conformance.js';
 import { secretWord } from './scenario-words.js';
 import { TEST_KEYS as KEYS } from './service-process.js';
 import { writePdf } from './test-documents.js';
@@ -34,11 +36,12 @@ async function rejection<T extends MemoryError>(call: Promise<unknown>, type: ab
   return typed;
 }
 
-type Fault = 'pass' | 'lose-with-503' | 'lose-connection' | 'hang';
+type Fault = 'pass' | 'lose-with-503' | 'lose-with-502' | 'lose-connection' | 'hang';
 
 /**
  * A fault injector in front of the service: each request is forwarded as it is, and the answer is handed back, or
- * replaced by a 503 with Retry-After, or the connection dropped, as the next planned fault says (then 'pass').
+ * replaced by a 503 with Retry-After or a proxy's own 502 page, or the connection dropped, as the next planned fault
+ * says (then 'pass').
  */
 class FaultyProxy {
   readonly seen: Array<{ method: string; path: string; idempotencyKey: string | undefined; forwardedStatus?: number; forwardedBody?: unknown }> = [];
@@ -71,6 +74,11 @@ class FaultyProxy {
     if (fault === 'lose-with-503') {
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
       res.end(JSON.stringify({ error: { code: 'SERVICE.UNAVAILABLE', message: 'injected by the test proxy' } }));
+      return;
+    }
+    if (fault === 'lose-with-502') {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
       return;
     }
     const passed: Record<string, string> = {};
@@ -175,6 +183,20 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
       expect((await bo.listMemories()).data).to.deep.equal([]);
     });
 
+    it('a client acting for one end user erases another, and follows the erasure job as that end user', async () => {
+      const alice = client('sdkalice');
+      const { jobId } = await client('sdkbob').addMemory(`Bob keeps ${secretWord('medlar')} trees`);
+      await client('sdkbob').waitForJob(jobId);
+      const kept = await alice.addMemory('Alice keeps her memories');
+      await alice.waitForJob(kept.jobId);
+      const erase = await alice.eraseEndUser('sdkbob');
+      // The job is the erased end user's: asked as alice, it is another end user's job (404, as for any other).
+      await rejection(alice.getJob(erase.jobId), NotFoundError, 404, 'JOB.NOT_FOUND');
+      expect(await alice.waitForJob(erase.jobId, { endUserId: 'sdkbob' })).to.deep.include({ status: 'Completed', endUserId: 'sdkbob' });
+      expect((await client('sdkbob').listMemories()).data).to.deep.equal([]);
+      expect((await alice.listMemories()).data.map((memory) => memory.payload.job_id)).to.deep.equal([kept.jobId]);
+    });
+
     it('throws typed errors with the service\'s status, stable code and message', async () => {
       const bad = new MemoryClient({ baseUrl: service.url, apiKey: 'not-a-key-of-this-service', endUserId: 'sdkana', maxRetries: 0 });
       const auth = await rejection(bad.listMemories(), AuthenticationError, 401, 'AUTH.INVALID_KEY');
@@ -223,12 +245,22 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
       expect(fromBytes.previewUrl).to.match(/\/v1\/memory\/image\/.+\/preview$/);
       const fromBlob = await ivo.addImageMemory({ imageData: new Blob([receipt], { type: 'image/png' }) });
       const fromFile = await ivo.addImageMemory({ imageData: await imageDataFromFile(path), metadata: { source: 'disk' } });
-      for (const { jobId } of [fromBytes, fromBlob, fromFile]) expect((await ivo.waitForJob(jobId)).memoryIds).to.have.length(1);
+      const memoryIds: string[] = [];
+      for (const { jobId } of [fromBytes, fromBlob, fromFile]) memoryIds.push(...(await ivo.waitForJob(jobId)).memoryIds);
+      expect(memoryIds).to.have.length(3);
       const preview = await ivo.getImagePreview(fromBytes.jobId);
       expect(preview.type).to.equal('image/webp');
       expect(Buffer.from(await preview.arrayBuffer()).subarray(8, 12).toString('latin1')).to.equal('WEBP');
       const found = await ivo.searchMemories({ queryImage: new Uint8Array(receipt), options: { limit: 3 } });
       expect(found.data.map((hit) => hit.payload.job_id)).to.include(fromBytes.jobId);
+
+      // The Memory type the SDK hands out is the document's: an image memory's answers match it field for field.
+      const conforms = openApiConformance(await ivo.getOpenApiDocument() as Parameters<typeof openApiConformance>[0]);
+      const memory = await ivo.getMemory(memoryIds[2]!);
+      conforms('GET', '/v1/memories/{id}', { status: 200, body: memory });
+      expect(memory.payload.image?.width).to.be.a('number');
+      expect(memory.payload.source_type).to.equal('image');
+      conforms('POST', '/v1/search', { status: 200, body: found });
     });
 
     it('PDF uploads from a file path, a Node stream, a Blob and a Buffer', async () => {
@@ -241,12 +273,17 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
         await pia.uploadDocument({ file: await pdfFromStream(createReadStream(path)), filename: 'stream.pdf' }),
         await pia.uploadDocument({ file: new Blob([pdf], { type: 'application/pdf' }) }),
         await pia.uploadDocument({ file: pdf }),
+        // A Blob typed as anything (a download's application/octet-stream) is sent as application/pdf all the same.
+        await pia.uploadDocument({ file: new Blob([pdf], { type: 'application/octet-stream' }) }),
       ];
       expect(uploads[0]!.storagePath).to.match(/house\.pdf$/);
       for (const { jobId } of uploads) expect((await pia.waitForJob(jobId, { timeoutMs: 120_000 })).memoryIds).to.have.length(2);
       const pages = await pia.listMemories({ job_id: uploads[0]!.jobId });
       expect(pages.data.map((page) => page.payload.memory_type)).to.deep.equal(['document_page', 'document_page']);
       expect(pages.data[0]!.payload.metadata).to.deep.include({ kind: 'file' });
+      const conforms = openApiConformance(await pia.getOpenApiDocument() as Parameters<typeof openApiConformance>[0]);
+      conforms('GET', '/v1/memories', { status: 200, body: pages });
+      expect(pages.data.map((page) => page.payload.document?.page_number).sort()).to.deep.equal([1, 2]);
     });
 
     describe('retries behind a fault-injecting proxy', () => {
@@ -288,6 +325,33 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
         expect((await client('sdkrita').listMemories()).data, 'two memories, not three').to.have.length(before + 2);
       });
 
+      it('a keyed write that still fails after its retries names its Idempotency-Key: the application\'s retry with it gets the first job', async () => {
+        const before = (await client('sdkrita').listMemories()).data.length;
+        proxy.seen.length = 0;
+        proxy.plan.push('lose-with-503', 'lose-with-503');
+        const lost = await rejection(viaProxy({ maxRetries: 1 }).addMemory('Rita stores apples in the cellar'), ServiceUnavailableError, 503, 'SERVICE.UNAVAILABLE');
+        expect(proxy.seen).to.have.length(2);
+        expect(proxy.seen[0]!.forwardedStatus, 'the service accepted the first attempt').to.equal(202);
+        expect(lost.idempotencyKey).to.be.a('string').and.equal(proxy.seen[0]!.idempotencyKey);
+        // The application's own retry, a while later, with the key the error named: the first job, not a second memory.
+        const again = await viaProxy().addMemory('Rita stores apples in the cellar', { idempotencyKey: lost.idempotencyKey! });
+        expect(again.jobId).to.equal((proxy.seen[0]!.forwardedBody as { jobId: string }).jobId);
+        await viaProxy().waitForJob(again.jobId);
+        expect((await client('sdkrita').listMemories()).data, 'one memory').to.have.length(before + 1);
+      });
+
+      it('a proxy\'s 502 page after the service took the write is retried with the same key: one job, one memory', async () => {
+        const before = (await client('sdkrita').listMemories()).data.length;
+        proxy.seen.length = 0;
+        proxy.plan.push('lose-with-502');
+        const accepted = await viaProxy().addMemory('Rita mends the fence in June');
+        expect(proxy.seen.map((entry) => entry.idempotencyKey)).to.have.length(2).and.satisfy((keys: string[]) => keys[0] === keys[1]);
+        expect(proxy.seen[0]!.forwardedStatus).to.equal(202);
+        expect(accepted.jobId).to.equal((proxy.seen[0]!.forwardedBody as { jobId: string }).jobId);
+        await viaProxy().waitForJob(accepted.jobId);
+        expect((await client('sdkrita').listMemories()).data).to.have.length(before + 1);
+      });
+
       it('gives up after maxRetries with the typed error, and times out an attempt that gets no answer', async () => {
         proxy.seen.length = 0;
         proxy.plan.push('lose-with-503', 'lose-with-503');
@@ -321,6 +385,30 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
         expect(proxy.seen).to.have.length(1);
         const created = (proxy.seen[0]!.forwardedBody as { id: string }).id;
         await client('sdkrita').deleteWebhook(created);
+      });
+
+      it('does not resend createWebhook after a 503 SERVICE.UNAVAILABLE that came once the endpoint was stored: one endpoint', async () => {
+        const receiver = new Receiver();
+        stops.push(() => receiver.stop());
+        const url = await receiver.start();
+        proxy.seen.length = 0;
+        proxy.plan.push('lose-with-503');
+        await rejection(viaProxy().createWebhook({ url, events: ['job.completed'] }), ServiceUnavailableError, 503, 'SERVICE.UNAVAILABLE');
+        expect(proxy.seen.map((entry) => entry.forwardedStatus)).to.deep.equal([201]);
+        const registered = (await client('sdkrita').listWebhooks()).data.filter((endpoint) => endpoint.url === url);
+        expect(registered, 'one endpoint, not two').to.have.length(1);
+        await client('sdkrita').deleteWebhook(registered[0]!.id);
+      });
+
+      it('a deleteWebhook whose answer is lost resolves when its retry finds the endpoint gone', async () => {
+        const receiver = new Receiver();
+        stops.push(() => receiver.stop());
+        const created = await client('sdkrita').createWebhook({ url: await receiver.start(), events: ['job.completed'] });
+        proxy.seen.length = 0;
+        proxy.plan.push('lose-connection');
+        await viaProxy().deleteWebhook(created.id);
+        expect(proxy.seen.map((entry) => entry.forwardedStatus), 'deleted by the first attempt').to.deep.equal([204, 404]);
+        await rejection(client('sdkrita').getWebhook(created.id), NotFoundError, 404, 'WEBHOOK.NOT_FOUND');
       });
     });
 
@@ -362,6 +450,17 @@ export function describeSdkScenarios(title: string, service: ServiceUnderTest, o
       await waitFor(() => receiver.received.filter((r) => r.headers['webhook-id'] === deliveryId).length === 2, 'redelivered', 30_000);
       const redelivered = receiver.received.filter((r) => r.headers['webhook-id'] === deliveryId)[1]!;
       expect((await verifyWebhook({ secret: rotated.secret, headers: redelivered.headers, body: redelivered.body })).data).to.deep.include({ jobId });
+
+      // Every body received is the document's WebhookEvent, the type verifyWebhook resolves with: memory.deleted of a
+      // job's memories (targetJobId) as well as job.completed.
+      const forgotten = await acme.deleteJobMemories(jobId);
+      await waitFor(() => receiver.events('memory.deleted').some((event) => event.data.jobId === forgotten.jobId), 'memory.deleted delivered', 60_000);
+      expect(receiver.events('memory.deleted').find((event) => event.data.jobId === forgotten.jobId)!.data.targetJobId).to.equal(jobId);
+      // Formats (date-time) are not checked: ajv-formats is not a dependency of the tests.
+      const ajv = new Ajv2020({ strict: false, validateFormats: false });
+      ajv.addSchema({ ...await acme.getOpenApiDocument(), $id: 'openapi' });
+      const isWebhookEvent = ajv.getSchema('openapi#/components/schemas/WebhookEvent')!;
+      for (const { body } of receiver.received) expect(isWebhookEvent(JSON.parse(body)), `${body}: ${ajv.errorsText(isWebhookEvent.errors)}`).to.equal(true);
 
       await acme.deleteWebhook(created.id);
       await rejection(acme.getWebhook(created.id), NotFoundError, 404, 'WEBHOOK.NOT_FOUND');

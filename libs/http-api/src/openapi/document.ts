@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from '@memory/ports';
 import { REQUEST_LIMITS } from '../limits.js';
 import { ID_PATTERN } from '../validation.js';
 import { OPERATIONS, type OperationSpec, type ResponseSpec } from './operations.js';
@@ -103,6 +104,28 @@ function operation(spec: OperationSpec): Json {
   };
 }
 
+const WEBHOOK_HEADERS = [
+  ['webhook-id', 'The delivery\'s id, the same on every attempt: drop duplicates by it (delivery is at least once).'],
+  ['webhook-timestamp', 'Seconds since the epoch when this attempt was signed.'],
+  ['webhook-signature', 'Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret\'s bytes after whsec_.'],
+];
+
+/**
+ * OpenAPI 3.1 `webhooks`: what the service POSTs to the endpoints registered for each event type. Without an
+ * operationId, so a client generated from the document gets the body's type and no method to call.
+ */
+function webhooks(): Record<string, Json> {
+  return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, {
+    post: {
+      summary: `A ${type} event, sent to every endpoint registered for it (POST /v1/webhooks), signed as Standard Webhooks specifies.`,
+      tags: ['webhooks'],
+      parameters: WEBHOOK_HEADERS.map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
+      requestBody: { required: true, content: { 'application/json': { schema: SCHEMA_REF('WebhookEvent') } } },
+      responses: { '2XX': { description: 'Delivered. Any other answer, or none in time, is retried with backoff (README, Webhooks).' } },
+    },
+  }]));
+}
+
 /** The OpenAPI 3.1 document of the service: OPERATIONS over the schemas the validators are checked against. */
 export function openApiDocument(): Json {
   const paths: Record<string, Json> = {};
@@ -118,6 +141,7 @@ export function openApiDocument(): Json {
     security: [{ bearerAuth: [] }],
     tags: ['health', 'ingestion', 'search', 'memories', 'forgetting', 'jobs', 'reference'].map((name) => ({ name })),
     paths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (MEMORY_API_KEYS, or the development key printed at first start); it stands for a tenant.' } },
       schemas,

@@ -1,6 +1,6 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import { FILTER_LIMITS, SEARCH_LIMITS, SEARCH_MODES, STRATEGY_NAMES } from '@memory/search';
-import { JOB_ID_PATTERN } from '@memory/contracts';
+import { EntityTypeValues, JOB_ID_PATTERN, PageTextSourceValues, SourceKindValues } from '@memory/contracts';
 import { REQUEST_LIMITS } from '../limits.js';
 import { WEBHOOK_EVENT_TYPES } from '@memory/ports';
 
@@ -69,17 +69,25 @@ export const ImageIngestRequest = Type.Object(
   { $id: 'ImageIngestRequest' },
 );
 
-export const UpdateRequest = Type.Object(
-  {
-    content: Type.Optional(Content),
-    userContext: Type.Optional(UserContext),
-    metadata: Type.Optional(Type.Ref('Metadata')),
-    timestamp: Type.Optional(Type.Union([Type.Null(), IsoTimestamp])),
-  },
+const UPDATE_FIELDS = {
+  content: Content,
+  userContext: UserContext,
+  metadata: Type.Ref('Metadata'),
+  timestamp: Type.Union([Type.Null(), IsoTimestamp]),
+};
+/** One way to send an update: `required` present, the other fields optional, nothing else. */
+const updateRequiring = (required: 'content' | 'userContext' | 'metadata') =>
+  Type.Object(
+    Object.fromEntries(Object.entries(UPDATE_FIELDS).map(([name, schema]) => [name, name === required ? schema : Type.Optional(schema)])),
+    { additionalProperties: false },
+  );
+
+// A union of objects each requiring one field, rather than one object with an anyOf of bare `required` lists: the
+// same requests pass, and generated clients get a type that refuses {} or a misspelt field instead of `unknown`.
+export const UpdateRequest = Type.Union(
+  [updateRequiring('content'), updateRequiring('userContext'), updateRequiring('metadata')],
   {
     $id: 'UpdateRequest',
-    additionalProperties: false,
-    anyOf: [{ required: ['content'] }, { required: ['userContext'] }, { required: ['metadata'] }],
     description: 'At least one of content, userContext, metadata (UPDATE.NOTHING_TO_CHANGE); no other field (UPDATE.UNKNOWN_FIELD).',
   },
 );
@@ -148,21 +156,66 @@ export const Accepted = Type.Object(
   { $id: 'Accepted' },
 );
 
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const EpochMs = (description: string) => Type.Integer({ description });
+
+// Closed (no additional properties) like the objects libs/search/src/payload.ts builds, so the conformance tests,
+// which check real answers against this document, fail when the service answers a field the document lacks.
+const closed = { additionalProperties: false } as const;
+
 const Payload = Type.Object(
   {
     memory_type: Type.String(),
     content: Type.String(),
+    original_content: Type.String({ description: 'The text as it was sent, before its dates were resolved: an image\'s userContext (empty without one), a PDF page\'s text.' }),
     movie_genre: Type.Optional(Type.String({ description: 'Present for movie-related memories.' })),
     sentiment: Type.String(),
     mentioned_titles: Type.Array(Type.String()),
+    themes: Type.Array(Type.String()),
+    entities: Type.Array(Type.Object({ name: Type.String(), type: Type.Union(EntityTypeValues.map((type) => Type.Literal(type))) }, closed)),
+    event_times: Type.Array(
+      Type.Object(
+        {
+          text: Type.String({ description: 'The words as written, e.g. next Friday.' }),
+          iso: Type.String({ description: 'The ISO 8601 text put into content.' }),
+          start: EpochMs('Start of the period, in milliseconds since the epoch.'),
+          end: EpochMs('End of the period (exclusive), in milliseconds since the epoch.'),
+        },
+        closed,
+      ),
+      { description: 'The periods the memory mentions, resolved; temporal search filters on these.' },
+    ),
     user_id: Type.String(),
-    created_at: Type.Integer({ description: 'When the memory was created, in milliseconds since the epoch.' }),
-    source_type: Type.String(),
+    created_at: EpochMs('When the memory was created, in milliseconds since the epoch.'),
+    source_type: Type.Union(SourceKindValues.map((kind) => Type.Literal(kind))),
     job_id: Type.String(),
     version: Type.Integer(),
+    embedding_model: Type.String({ description: 'name@version of the model that made the memory\'s vector.' }),
     metadata: Type.Record(Type.String(), MetadataValue),
+    image: Type.Optional(Type.Object(
+      {
+        width: Type.Integer(),
+        height: Type.Integer(),
+        format: Type.String(),
+        dominant_colours: Type.Array(Type.Object({ hex: Type.String(), share: Type.Number(), name: Type.String() }, closed)),
+        perceptual_hash: Type.String({ description: '64-bit DCT hash, 16 hex digits.' }),
+        captured_at: nullable(EpochMs('EXIF capture time, in milliseconds since the epoch, when present and plausible.')),
+        ocr_text: Type.String({ description: 'Text read in the image; empty when none.' }),
+      },
+      { ...closed, description: 'Image memories: what was seen in the picture.' },
+    )),
+    document: Type.Optional(Type.Object(
+      {
+        document_id: Type.String({ description: 'The upload\'s job id: one document per upload.' }),
+        file_name: nullable(Type.String()),
+        page_number: Type.Integer({ minimum: 1 }),
+        page_count: Type.Integer({ minimum: 1 }),
+        text_source: Type.Union(PageTextSourceValues.map((source) => Type.Literal(source)), { description: 'Where the page text came from: a scanned page has no text layer.' }),
+      },
+      { ...closed, description: 'PDF page memories: which page of which document.' },
+    )),
   },
-  { description: 'The memory: its text, enrichment (themes, entities, event_times, sentiment...) and metadata.' },
+  { ...closed, description: 'The memory: its text, enrichment (themes, entities, event_times, sentiment...) and metadata.' },
 );
 
 export const Memory = Type.Object({ id: Type.String(), payload: Payload }, { $id: 'Memory' });
@@ -235,19 +288,19 @@ export const DocumentUpload = Type.Object(
   { $id: 'DocumentUpload' },
 );
 
-const WebhookEvent = Type.Union(WEBHOOK_EVENT_TYPES.map((event) => Type.Literal(event)));
+const WebhookEventType = Type.Union(WEBHOOK_EVENT_TYPES.map((event) => Type.Literal(event)));
 
 export const WebhookRequest = Type.Object(
   {
     url: Type.String({ format: 'uri', description: 'http(s) URL the events are POSTed to; private addresses are refused unless MEMORY_WEBHOOKS_ALLOW_PRIVATE.' }),
-    events: Type.Array(WebhookEvent, { minItems: 1 }),
+    events: Type.Array(WebhookEventType, { minItems: 1 }),
   },
   { $id: 'WebhookRequest', additionalProperties: false },
 );
 
-export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(WebhookEvent), createdAt: Type.String({ format: 'date-time' }) }, { $id: 'Webhook' });
+export const Webhook = Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(WebhookEventType), createdAt: Type.String({ format: 'date-time' }) }, { $id: 'Webhook' });
 export const WebhookCreated = Type.Object(
-  { id: Type.String(), url: Type.String(), events: Type.Array(WebhookEvent), createdAt: Type.String({ format: 'date-time' }), secret: Type.String({ description: 'whsec_ + base64: shown once.' }) },
+  { id: Type.String(), url: Type.String(), events: Type.Array(WebhookEventType), createdAt: Type.String({ format: 'date-time' }), secret: Type.String({ description: 'whsec_ + base64: shown once.' }) },
   { $id: 'WebhookCreated' },
 );
 export const WebhookList = Type.Object({ data: Type.Array(Type.Ref('Webhook')) }, { $id: 'WebhookList' });
@@ -255,11 +308,10 @@ export const WebhookSecret = Type.Object(
   { id: Type.String(), secret: Type.String({ description: 'The new secret, shown once.' }), previousSecretsExpireAt: Type.String({ format: 'date-time' }) },
   { $id: 'WebhookSecret' },
 );
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const WebhookDelivery = Type.Object(
   {
     id: Type.String(),
-    eventType: WebhookEvent,
+    eventType: WebhookEventType,
     state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
     attempts: Type.Integer(),
     lastStatus: nullable(Type.Integer()),
@@ -271,6 +323,29 @@ export const WebhookDelivery = Type.Object(
   { $id: 'WebhookDelivery' },
 );
 export const WebhookDeliveryList = Type.Object({ data: Type.Array(Type.Ref('WebhookDelivery')) }, { $id: 'WebhookDeliveryList' });
+
+/**
+ * The body of every webhook delivery (libs/pipeline/webhook-dispatcher, webhookBody): ids and states, never memory
+ * content. In the document both as a component and under `webhooks`, so clients generate its type like the routes'.
+ */
+export const WebhookEvent = Type.Object(
+  {
+    type: WebhookEventType,
+    timestamp: Type.String({ format: 'date-time', description: 'When the job ended (the log time), ISO 8601.' }),
+    data: Type.Object(
+      {
+        jobId: JobId,
+        status: Type.Union([Type.Literal('Completed'), Type.Literal('Failed')]),
+        endUserId: Type.String(),
+        memoryIds: Type.Array(Type.String(), { description: 'The job\'s memory ids; memory.deleted of one memory: that memory.' }),
+        error: Type.Optional(Type.Object({ code: nullable(Type.String()), reason: nullable(Type.String()) }, { ...closed, description: 'job.failed: why.' })),
+        targetJobId: Type.Optional(Type.String({ description: 'memory.deleted of every memory of a job: that job.' })),
+      },
+      closed,
+    ),
+  },
+  { $id: 'WebhookEvent', ...closed, description: 'A webhook delivery\'s body, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature).' },
+);
 
 /** Every named schema, by $id: components.schemas of the document, and what ajv resolves $refs against. */
 export const COMPONENT_SCHEMAS: TSchema[] = [
@@ -299,4 +374,5 @@ export const COMPONENT_SCHEMAS: TSchema[] = [
   WebhookSecret,
   WebhookDelivery,
   WebhookDeliveryList,
+  WebhookEvent,
 ];

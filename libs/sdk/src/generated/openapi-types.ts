@@ -364,7 +364,233 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "job.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A job.completed event, sent to every endpoint registered for it (POST /v1/webhooks), signed as Standard Webhooks specifies. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery's id, the same on every attempt: drop duplicates by it (delivery is at least once). */
+                    "webhook-id": string;
+                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's bytes after whsec_. */
+                    "webhook-signature": string;
+                    /** @description Seconds since the epoch when this attempt was signed. */
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer, or none in time, is retried with backoff (README, Webhooks). */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A job.failed event, sent to every endpoint registered for it (POST /v1/webhooks), signed as Standard Webhooks specifies. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery's id, the same on every attempt: drop duplicates by it (delivery is at least once). */
+                    "webhook-id": string;
+                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's bytes after whsec_. */
+                    "webhook-signature": string;
+                    /** @description Seconds since the epoch when this attempt was signed. */
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer, or none in time, is retried with backoff (README, Webhooks). */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A memory.deleted event, sent to every endpoint registered for it (POST /v1/webhooks), signed as Standard Webhooks specifies. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery's id, the same on every attempt: drop duplicates by it (delivery is at least once). */
+                    "webhook-id": string;
+                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's bytes after whsec_. */
+                    "webhook-signature": string;
+                    /** @description Seconds since the epoch when this attempt was signed. */
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer, or none in time, is retried with backoff (README, Webhooks). */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "memory.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A memory.updated event, sent to every endpoint registered for it (POST /v1/webhooks), signed as Standard Webhooks specifies. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery's id, the same on every attempt: drop duplicates by it (delivery is at least once). */
+                    "webhook-id": string;
+                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's bytes after whsec_. */
+                    "webhook-signature": string;
+                    /** @description Seconds since the epoch when this attempt was signed. */
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer, or none in time, is retried with backoff (README, Webhooks). */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A user.erased event, sent to every endpoint registered for it (POST /v1/webhooks), signed as Standard Webhooks specifies. */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The delivery's id, the same on every attempt: drop duplicates by it (delivery is at least once). */
+                    "webhook-id": string;
+                    /** @description Space-separated v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>"> keyed by the secret's bytes after whsec_. */
+                    "webhook-signature": string;
+                    /** @description Seconds since the epoch when this attempt was signed. */
+                    "webhook-timestamp": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            responses: {
+                /** @description Delivered. Any other answer, or none in time, is retried with backoff (README, Webhooks). */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Accepted: {
@@ -437,6 +663,49 @@ export interface components {
                 content: string;
                 /** @description When the memory was created, in milliseconds since the epoch. */
                 created_at: number;
+                /** @description PDF page memories: which page of which document. */
+                document?: {
+                    /** @description The upload's job id: one document per upload. */
+                    document_id: string;
+                    file_name: string | null;
+                    page_count: number;
+                    page_number: number;
+                    /** @description Where the page text came from: a scanned page has no text layer. */
+                    text_source: "text_layer" | "ocr" | "none";
+                };
+                /** @description name@version of the model that made the memory's vector. */
+                embedding_model: string;
+                entities: {
+                    name: string;
+                    type: "person" | "place" | "organization" | "title" | "other";
+                }[];
+                /** @description The periods the memory mentions, resolved; temporal search filters on these. */
+                event_times: {
+                    /** @description End of the period (exclusive), in milliseconds since the epoch. */
+                    end: number;
+                    /** @description The ISO 8601 text put into content. */
+                    iso: string;
+                    /** @description Start of the period, in milliseconds since the epoch. */
+                    start: number;
+                    /** @description The words as written, e.g. next Friday. */
+                    text: string;
+                }[];
+                /** @description Image memories: what was seen in the picture. */
+                image?: {
+                    captured_at: number | null;
+                    dominant_colours: {
+                        hex: string;
+                        name: string;
+                        share: number;
+                    }[];
+                    format: string;
+                    height: number;
+                    /** @description Text read in the image; empty when none. */
+                    ocr_text: string;
+                    /** @description 64-bit DCT hash, 16 hex digits. */
+                    perceptual_hash: string;
+                    width: number;
+                };
                 job_id: string;
                 memory_type: string;
                 mentioned_titles: string[];
@@ -445,8 +714,11 @@ export interface components {
                 };
                 /** @description Present for movie-related memories. */
                 movie_genre?: string;
+                /** @description The text as it was sent, before its dates were resolved: an image's userContext (empty without one), a PDF page's text. */
+                original_content: string;
                 sentiment: string;
-                source_type: string;
+                source_type: "text" | "image" | "document";
+                themes: string[];
                 user_id: string;
                 version: number;
             };
@@ -620,6 +892,49 @@ export interface components {
                 content: string;
                 /** @description When the memory was created, in milliseconds since the epoch. */
                 created_at: number;
+                /** @description PDF page memories: which page of which document. */
+                document?: {
+                    /** @description The upload's job id: one document per upload. */
+                    document_id: string;
+                    file_name: string | null;
+                    page_count: number;
+                    page_number: number;
+                    /** @description Where the page text came from: a scanned page has no text layer. */
+                    text_source: "text_layer" | "ocr" | "none";
+                };
+                /** @description name@version of the model that made the memory's vector. */
+                embedding_model: string;
+                entities: {
+                    name: string;
+                    type: "person" | "place" | "organization" | "title" | "other";
+                }[];
+                /** @description The periods the memory mentions, resolved; temporal search filters on these. */
+                event_times: {
+                    /** @description End of the period (exclusive), in milliseconds since the epoch. */
+                    end: number;
+                    /** @description The ISO 8601 text put into content. */
+                    iso: string;
+                    /** @description Start of the period, in milliseconds since the epoch. */
+                    start: number;
+                    /** @description The words as written, e.g. next Friday. */
+                    text: string;
+                }[];
+                /** @description Image memories: what was seen in the picture. */
+                image?: {
+                    captured_at: number | null;
+                    dominant_colours: {
+                        hex: string;
+                        name: string;
+                        share: number;
+                    }[];
+                    format: string;
+                    height: number;
+                    /** @description Text read in the image; empty when none. */
+                    ocr_text: string;
+                    /** @description 64-bit DCT hash, 16 hex digits. */
+                    perceptual_hash: string;
+                    width: number;
+                };
                 job_id: string;
                 memory_type: string;
                 mentioned_titles: string[];
@@ -628,8 +943,11 @@ export interface components {
                 };
                 /** @description Present for movie-related memories. */
                 movie_genre?: string;
+                /** @description The text as it was sent, before its dates were resolved: an image's userContext (empty without one), a PDF page's text. */
+                original_content: string;
                 sentiment: string;
-                source_type: string;
+                source_type: "text" | "image" | "document";
+                themes: string[];
                 user_id: string;
                 version: number;
             };
@@ -678,11 +996,21 @@ export interface components {
         };
         /** @description At least one of content, userContext, metadata (UPDATE.NOTHING_TO_CHANGE); no other field (UPDATE.UNKNOWN_FIELD). */
         UpdateRequest: {
-            content?: string;
+            content: string;
             metadata?: components["schemas"]["Metadata"];
             timestamp?: null | string;
             userContext?: null | string;
-        } | unknown | unknown | unknown;
+        } | {
+            content?: string;
+            metadata?: components["schemas"]["Metadata"];
+            timestamp?: null | string;
+            userContext: null | string;
+        } | {
+            content?: string;
+            metadata: components["schemas"]["Metadata"];
+            timestamp?: null | string;
+            userContext?: null | string;
+        };
         Webhook: {
             /** Format: date-time */
             createdAt: string;
@@ -712,6 +1040,30 @@ export interface components {
         };
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
+        };
+        /** @description A webhook delivery's body, signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature). */
+        WebhookEvent: {
+            data: {
+                endUserId: string;
+                /** @description job.failed: why. */
+                error?: {
+                    code: string | null;
+                    reason: string | null;
+                };
+                /** @description job_, img_job_, doc_job_, upd_job_ or del_job_, the millisecond it was accepted and the end user id. */
+                jobId: string;
+                /** @description The job's memory ids; memory.deleted of one memory: that memory. */
+                memoryIds: string[];
+                status: "Completed" | "Failed";
+                /** @description memory.deleted of every memory of a job: that job. */
+                targetJobId?: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the job ended (the log time), ISO 8601.
+             */
+            timestamp: string;
+            type: "job.completed" | "job.failed" | "memory.updated" | "memory.deleted" | "user.erased";
         };
         WebhookList: {
             data: components["schemas"]["Webhook"][];
