@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
-import { cpuTimeMs, processTree, threadNiceness } from './process-table.js';
+import { bootId, cpuTimeMs, processStartTime, processTree, threadNiceness } from './process-table.js';
 
 describe('process table', () => {
   it('finds a process\'s child and grandchild', async function () {
@@ -48,5 +48,26 @@ describe('process table', () => {
       await once(niced, 'exit');
     }
     expect(threadNiceness(niced.pid!)).to.deep.equal([]);
+  });
+
+  it('reads when a process started, which tells it from a later one with the same pid, and this boot\'s id', async function () {
+    this.timeout(10_000);
+    const first = spawn('sleep', ['30'], { stdio: 'ignore' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const own = processStartTime(process.pid);
+      expect(own).to.match(/^\d+$/);
+      // Ticks are 10 ms: processes started 50 ms apart have different start times, and later ones larger.
+      const [a, b] = [Number(processStartTime(first.pid!)), Number(processStartTime(second.pid!))];
+      expect(a).to.be.greaterThan(Number(own));
+      expect(b).to.be.greaterThan(a);
+    } finally {
+      first.kill();
+      second.kill();
+      await Promise.all([once(first, 'exit'), once(second, 'exit')]);
+    }
+    expect(processStartTime(first.pid!)).to.equal(null);
+    expect(bootId()).to.match(/^[0-9a-f-]{36}$/).and.to.equal(bootId());
   });
 });

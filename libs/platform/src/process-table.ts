@@ -54,6 +54,27 @@ export function threadNiceness(pid: number): number[] {
 }
 
 /**
+ * When a process started, in clock ticks after boot (the 22nd field of /proc/<pid>/stat), as written there: with the
+ * boot id it tells a process from a later one that was given the same pid. null when it is gone or there is no /proc.
+ */
+export function processStartTime(pid: number): string | null {
+  try {
+    return statFields(`/proc/${pid}`)[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The id of this boot of the machine: start times count from boot, so they name a process only within one boot. */
+export function bootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The fields of a process's or thread's stat line after the parenthesised command name (which may hold spaces): the
  * state first (the 3rd field of the line), the parent pid second. Throws when it is gone.
  */

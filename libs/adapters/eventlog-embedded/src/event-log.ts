@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { MemoryServiceError, errorMessage } from '@memory/platform';
+import { MemoryServiceError, errorMessage, lmdbError, lmdbWriteError } from '@memory/platform';
 import type {
   AppendResult, Consumer, ConsumerOptions, EventLog, GroupLag, LogRecord, OffsetPosition, OutgoingRecord, TopicSpec,
 } from '@memory/ports';
@@ -8,11 +8,14 @@ import { GroupConsumer, type Assignment, type ConsumerHost } from './consumer.js
 import { lockDir, type DirLock } from './dir-lock.js';
 import { resolveOptions, type EmbeddedEventLogOptions, type ResolvedOptions } from './options.js';
 import { partitionFor } from '@memory/contracts';
-import { LogStore, type TopicMeta } from './store.js';
+import { LogStore, type PartitionRun, type TopicMeta } from './store.js';
 import { Wakeups } from './wakeups.js';
 
 interface PartitionState {
-  /** Offset the next appended record gets. */
+  /**
+   * Offset the next appended record gets. It runs ahead of the store while appends are in flight, and goes back if
+   * they fail: positions ('latest', lag, clamping) are taken from the store instead (end()).
+   */
   next: number;
   /** Timestamp of the newest record: the floor for the next one, so time never runs backwards in a partition. */
   lastTimestamp: number;
@@ -45,17 +48,22 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   private readonly topicStates = new Map<string, TopicState>();
   private readonly busyGroups = new Map<string, GroupConsumer>();
   private readonly consumers = new Set<GroupConsumer>();
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly inFlight = new Map<object, Promise<unknown>>();
   private closing?: Promise<void>;
-  /** Set when a write failed: in-memory offsets may be ahead of the disk, so only a reopen can continue. */
-  private broken?: unknown;
+  /** Set when a write failed, until recover() has reopened the store: the in-memory state may be ahead of it. */
+  private stale = false;
+  private recovering?: Promise<void>;
+  /** From when recover() closes the store until it has opened it again: nothing may read it meanwhile. */
+  private storeClosed = false;
+  /** The last failed write, which the appends skipped after it fail with. */
+  private lastFailure?: Promise<MemoryServiceError>;
 
   constructor(
     private readonly options: ResolvedOptions,
-    private readonly store: LogStore,
+    private store: LogStore,
     private readonly lock: DirLock,
   ) {
-    for (const { key, value } of store.topics.getRange()) this.topicStates.set(key, this.loadTopic(key, value));
+    this.loadTopics();
   }
 
   get logger() { return this.options.logger; }
@@ -65,6 +73,7 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
 
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     this.assertUsable();
+    if (this.stale) await this.recover();
     const writes: Promise<boolean>[] = [];
     for (const spec of topics) {
       if (typeof spec.name !== 'string' || spec.name === '') throw new MemoryServiceError('EVENTLOG.INVALID_TOPIC', 'a topic needs a non-empty name');
@@ -81,39 +90,43 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
         continue;
       }
       const meta: TopicMeta = { partitions, createdAt: Date.now(), ...(spec.retentionMs === undefined ? {} : { retentionMs: spec.retentionMs }) };
-      this.topicStates.set(spec.name, { meta, partitions: Array.from({ length: partitions }, () => ({ next: 0, lastTimestamp: 0 })) });
+      // From the store, not from 0: records may be there from an earlier creation whose topic write failed.
+      this.topicStates.set(spec.name, this.loadTopic(spec.name, meta));
       writes.push(this.store.topics.put(spec.name, meta));
     }
-    await this.durably(Promise.all(writes));
+    await this.durably(Promise.all(writes), 'topic creation');
   }
 
   async append(topic: string, records: OutgoingRecord[]): Promise<AppendResult[]> {
     this.assertUsable();
+    if (this.stale) await this.recover();
     const state = this.topic(topic);
     for (const record of records) validateRecord(topic, record);
     const results: AppendResult[] = [];
-    const writes = new Set<Promise<boolean>>();
-    const touched = new Set<number>();
+    const runs = new Map<number, PartitionRun>();
     const now = Date.now();
-    // Synchronous from here to the last put: all of it lands in one LMDB transaction, together with every other
-    // append of this event turn, so many concurrent appends share one fsync.
+    // Synchronous from here to the write: the offsets of each partition's run are consecutive, and the append lands
+    // in one LMDB transaction, with the other appends of about the same moment, so they share one fsync.
     for (const record of records) {
       const partition = partitionFor(record.key, state.meta.partitions);
       const p = state.partitions[partition]!;
       const offset = p.next++;
       const timestamp = Math.max(now, p.lastTimestamp);
       p.lastTimestamp = timestamp;
-      writes.add(this.store.putRecord(topic, partition, offset, { timestamp, key: record.key, headers: { ...record.headers }, value: record.value }));
-      touched.add(partition);
+      let run = runs.get(partition);
+      if (!run) runs.set(partition, (run = { partition, first: offset, records: [] }));
+      run.records.push({ timestamp, key: record.key, headers: { ...record.headers }, value: record.value });
       results.push({ topic, partition, offset });
     }
-    await this.durably(Promise.all(writes));
-    for (const partition of touched) this.wakeups.notify(topic, partition);
+    const written = this.store.appendRecords(topic, [...runs.values()]);
+    await this.durably(written.then((landed) => landed || this.skipped()), 'append');
+    for (const partition of runs.keys()) this.wakeups.notify(topic, partition);
     return results;
   }
 
   async consume(options: ConsumerOptions): Promise<Consumer> {
     this.assertUsable();
+    if (this.stale) await this.recover();
     const { group, topics, handler } = options;
     if (typeof group !== 'string' || group === '') throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', 'a consumer needs a group name');
     if (!Array.isArray(topics) || topics.length === 0) throw new MemoryServiceError('EVENTLOG.INVALID_CONSUMER', `consumer ${group} needs at least one topic`);
@@ -153,6 +166,7 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
 
   async resetOffsets(group: string, topic: string, to: OffsetPosition): Promise<void> {
     this.assertUsable();
+    if (this.stale) await this.recover();
     const state = this.topic(topic);
     if (this.busyGroups.has(groupSlot(group, topic))) throw groupBusy(group, topic);
     // Every position is computed before anything is written: an invalid one must not leave a partial reset.
@@ -162,18 +176,20 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
 
   async lag(group: string, topic: string): Promise<GroupLag[]> {
     this.assertUsable();
+    if (this.stale) await this.recover();
     const state = this.topic(topic);
-    return state.partitions.map((p, partition) => ({
+    return state.partitions.map((_, partition) => ({
       topic,
       partition,
       // A group that never committed has the whole retained partition still to process (the default start is earliest).
       committed: this.store.committed(group, topic, partition) ?? this.logStart(topic, partition),
-      end: p.next,
+      end: this.end(topic, partition),
     }));
   }
 
   async read(topic: string, partition: number, fromOffset: number, maxRecords: number): Promise<LogRecord[]> {
     this.assertUsable();
+    if (this.stale) await this.recover();
     this.partition(topic, partition);
     if (!Number.isInteger(fromOffset) || fromOffset < 0) throw new MemoryServiceError('EVENTLOG.INVALID_OFFSET', `fromOffset must be a whole number >= 0, got ${fromOffset}`);
     if (maxRecords <= 0) return [];
@@ -188,8 +204,9 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.consumers].map((c) => c.stop()));
-      await Promise.allSettled([...this.inFlight]);
-      await this.store.close();
+      await Promise.allSettled([...this.inFlight.values()]);
+      await this.recovering?.catch(() => {}); // the store it opens is the one to close
+      if (!this.storeClosed) await this.store.close();
       await this.lock.release();
     })();
     return this.closing;
@@ -198,11 +215,14 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   // ConsumerHost
 
   readBatch(topic: string, partition: number, fromOffset: number, maxRecords: number): LogRecord[] {
+    // Nothing to read for a moment: the consumer polls again.
+    if (this.storeClosed) return [];
     return this.store.read(topic, partition, fromOffset, maxRecords);
   }
 
   async commit(group: string, topic: string, partition: number, nextOffset: number): Promise<void> {
-    await this.durably(this.store.commit(group, topic, partition, nextOffset));
+    if (this.stale) await this.recover();
+    await this.durably(this.store.commit(group, topic, partition, nextOffset), 'offset commit');
   }
 
   released(consumer: GroupConsumer): void {
@@ -215,6 +235,11 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
 
   // internals
 
+  private loadTopics(): void {
+    this.topicStates.clear();
+    for (const { key, value } of this.store.topics.getRange()) this.topicStates.set(key, this.loadTopic(key, value));
+  }
+
   private loadTopic(name: string, meta: TopicMeta): TopicState {
     const partitions = Array.from({ length: meta.partitions }, (_, partition) => {
       const last = this.store.last(name, partition);
@@ -223,25 +248,62 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     return { meta, partitions };
   }
 
-  /** Tracks a write so close() waits for it, and marks the log broken if it fails. */
-  private async durably<T>(write: Promise<T>): Promise<T> {
-    this.inFlight.add(write);
-    try {
-      return await write;
-    } catch (error) {
-      this.broken ??= error;
-      this.logger.error('a write to the event log failed; reopen the log to continue', { error: errorMessage(error) });
-      throw new MemoryServiceError('EVENTLOG.WRITE_FAILED', `writing to the event log failed: ${errorMessage(error)}`, { cause: error });
-    } finally {
-      this.inFlight.delete(write);
-    }
+  /** Tracks a write so close() and recover() wait for it; a failed one makes the next call recover() first. */
+  private durably<T>(write: Promise<T>, operation: string): Promise<T> {
+    const key = {};
+    const tracked = (async () => {
+      try {
+        return await write;
+      } catch (error) {
+        // Before any await: a recovery must not begin until every failure it has to cover is marked.
+        this.stale = true;
+        const failure = error instanceof MemoryServiceError ? Promise.resolve(error) : lmdbWriteError('EVENTLOG', 'event log', operation, error, this.options.dir);
+        this.lastFailure = failure;
+        const mapped = await failure;
+        this.logger.error('a write to the event log failed; the log reopens its store and continues from what is stored', { operation, code: mapped.code, error: errorMessage(mapped) });
+        throw mapped;
+      } finally {
+        // Gone from the set before the promise settles, so a recovery waiting on it finds the set without it.
+        this.inFlight.delete(key);
+      }
+    })();
+    this.inFlight.set(key, tracked);
+    return tracked;
+  }
+
+  /** An append skipped because the write before it failed (see LogStore.appendRecords): it fails like that one. */
+  private async skipped(): Promise<never> {
+    throw (await this.lastFailure) ?? new MemoryServiceError('EVENTLOG.STORAGE', 'the append followed a write that failed, and was not written', { retriable: true });
+  }
+
+  /**
+   * After a failed write: closes the store and opens it again, as LMDB asks after a failed commit (lmdb-js was seen
+   * to corrupt its memory when writes went on through the same environment after a full disk), then reads offsets
+   * and topics again. It waits first for every write in flight: appends were given offsets from the old state, and
+   * the state read again must start after those that landed, neither reusing their offsets nor leaving a gap where
+   * one failed. Calls that would write or read wait for it.
+   */
+  private recover(): Promise<void> {
+    this.recovering ??= (async () => {
+      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+      if (!this.storeClosed) {
+        this.storeClosed = true;
+        await this.store.close();
+      }
+      try {
+        this.store = LogStore.open(this.options.dir);
+      } catch (error) {
+        throw lmdbError('EVENTLOG', 'event log', 'reopen', error); // the next call tries again
+      }
+      this.storeClosed = false;
+      this.stale = false;
+      this.loadTopics();
+    })().finally(() => (this.recovering = undefined));
+    return this.recovering;
   }
 
   private assertUsable(): void {
     if (this.closing) throw new MemoryServiceError('EVENTLOG.CLOSED', 'the event log is closed');
-    if (this.broken !== undefined) {
-      throw new MemoryServiceError('EVENTLOG.WRITE_FAILED', `the event log stopped after a failed write (${errorMessage(this.broken)}); reopen it`, { cause: this.broken });
-    }
   }
 
   private topic(name: string): TopicState {
@@ -258,17 +320,23 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
     return state;
   }
 
+  /** Offset after the newest stored record: unlike `next`, it counts no append still in flight, which may yet fail. */
+  private end(topic: string, partition: number): number {
+    this.partition(topic, partition);
+    return this.store.nextOffset(topic, partition);
+  }
+
   private logStart(topic: string, partition: number): number {
-    return this.store.firstOffset(topic, partition) ?? this.partition(topic, partition).next;
+    return this.store.firstOffset(topic, partition) ?? this.end(topic, partition);
   }
 
   private clamp(topic: string, partition: number, offset: number): number {
-    return Math.min(Math.max(offset, this.logStart(topic, partition)), this.partition(topic, partition).next);
+    return Math.min(Math.max(offset, this.logStart(topic, partition)), this.end(topic, partition));
   }
 
   /** The offset a position stands for in one partition, always within [log start, end]. */
   private positionOf(topic: string, partition: number, to: OffsetPosition): number {
-    const end = this.partition(topic, partition).next;
+    const end = this.end(topic, partition);
     switch (to.kind) {
       case 'earliest':
         return this.logStart(topic, partition);
@@ -292,7 +360,7 @@ class EmbeddedEventLog implements EventLog, ConsumerHost {
   /** First offset whose timestamp is >= t; timestamps never decrease within a partition, so a binary search works. */
   private firstAtOrAfter(topic: string, partition: number, t: number): number {
     let low = this.logStart(topic, partition);
-    let high = this.partition(topic, partition).next;
+    let high = this.end(topic, partition);
     while (low < high) {
       const mid = Math.floor((low + high) / 2);
       const ts = this.store.timestampAt(topic, partition, mid);
