@@ -16,11 +16,6 @@ export interface JobRecord {
   /** Log time of the first and the latest status, ms epoch. */
   acceptedAt: number;
   updatedAt: number;
-  /**
-   * Log time of the report that ended the job (its first Completed or Failed); absent while it runs, and on records
-   * written before it was kept. Reports re-emitted by a replay move updatedAt, never this.
-   */
-  endedAt?: number | null;
   /** The X-Request-Id of the request that accepted the job (absent on jobs recorded before request ids existed). */
   requestId?: string | null;
   /** A forgetting job's receipt, once Completed. */

@@ -44,19 +44,6 @@ describe('applyJobStatus', () => {
     expect(job.memoryIds).to.deep.equal(['m']);
   });
 
-  it('keeps the log time of the report that ended the job: a report re-emitted by a replay moves only updatedAt', () => {
-    let job = applyJobStatus(null, s({ state: 'Accepted', stage: 'edge' }), 10);
-    job = applyJobStatus(job, s({ stage: 'enricher' }), 20);
-    expect(job.endedAt).to.equal(undefined);
-    job = applyJobStatus(job, s({ state: 'Completed', stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: 'm' }), 30);
-    job = applyJobStatus(job, s({ state: 'Completed', stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: 'm' }), 900);
-    expect([job.endedAt, job.updatedAt]).to.deep.equal([30, 900]);
-    const failed = applyJobStatus(applyJobStatus(null, s({ state: 'Failed', stage: 'enricher', errorCode: 'X', reason: 'r' }), 7), s({ stage: 'enricher' }), 99);
-    expect(failed.endedAt).to.equal(7);
-    const endedBeforeItWasKept = { ...job, endedAt: undefined, updatedAt: 40 };
-    expect(applyJobStatus(endedBeforeItWasKept, s({ stage: 'enricher' }), 900).endedAt, 'its latest time before the report').to.equal(40);
-  });
-
   it('is idempotent under redelivery', () => {
     const done = s({ state: 'Completed', stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: 'm' });
     const once = applyJobStatus(null, done, 5);

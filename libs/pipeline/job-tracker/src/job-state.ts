@@ -10,15 +10,6 @@ const rank = (stage: string | null) => (stage === null ? -1 : STAGE_ORDER.indexO
  * delivered twice without changing the outcome. A job is Completed when every part has completed.
  */
 export function applyJobStatus(current: JobRecord | null, status: JobStatus, at: number, requestId?: string): JobRecord {
-  const job = mergeJobStatus(current, status, at, requestId);
-  // A record that ended before endedAt was kept has only its latest log time to go by.
-  if (hasEnded(job) && job.endedAt == null) job.endedAt = current && hasEnded(current) ? current.updatedAt : at;
-  return job;
-}
-
-const hasEnded = (job: JobRecord) => job.state === 'Completed' || job.state === 'Failed';
-
-function mergeJobStatus(current: JobRecord | null, status: JobStatus, at: number, requestId?: string): JobRecord {
   const job: JobRecord = current
     ? { ...current, memoryIds: [...current.memoryIds] }
     : { jobId: status.jobId, tenantId: status.tenantId, endUserId: status.endUserId, state: 'Accepted', stage: null, partCount: null, memoryIds: [], errorCode: null, reason: null, acceptedAt: at, updatedAt: at };
@@ -26,7 +17,7 @@ function mergeJobStatus(current: JobRecord | null, status: JobStatus, at: number
   if (requestId !== undefined && !job.requestId) job.requestId = requestId;
   job.acceptedAt = Math.min(job.acceptedAt, at);
   job.updatedAt = Math.max(job.updatedAt, at);
-  if (hasEnded(job)) return job;
+  if (job.state === 'Failed' || job.state === 'Completed') return job;
   if (status.partCount !== null) job.partCount = status.partCount;
   if (rank(status.stage) > rank(job.stage)) job.stage = status.stage;
 

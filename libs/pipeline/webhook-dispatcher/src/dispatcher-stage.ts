@@ -1,6 +1,6 @@
 import type { StageSpec } from '@memory/pipeline-runtime';
 import { mapWithConcurrency } from '@memory/platform';
-import { jobStatusOf, type ForgetRequested, type JobStatus } from '@memory/contracts';
+import { acceptedAtOf, jobStatusOf, type ForgetRequested, type JobStatus } from '@memory/contracts';
 import type { JobRecord, JobStore, WebhookEndpoint, WebhookStore } from '@memory/ports';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 import { deliveryIdOf, eventsOfJob, webhookBody } from './events.js';
@@ -20,9 +20,9 @@ export interface WebhookDispatcherDeps {
  * Turns ended jobs into deliveries: it projects every job status report (and what each forgetting request
  * forgets) the way the job tracker does, and once a job has ended enqueues one delivery per event and subscribed
  * endpoint of the tenant. Sending is left to the delivery loop, so a slow endpoint never holds the log. Delivery ids
- * are derived and enqueueing keeps the first, so a redelivered or replayed record enqueues nothing new; an endpoint
- * registered after the job ended (by the log time of the report that ended it) is not sent its past events, also when
- * a replay re-emits that report later.
+ * are derived and enqueueing keeps the first, so a redelivered or replayed record enqueues nothing new. An endpoint is
+ * sent the events of the jobs accepted after it was registered: the accept time is in the job's id, so a replay, whose
+ * reports come with new log times and may find no projection of the job, decides as the first pass did.
  */
 export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', WebhookDispatcherDeps> = {
   name: 'webhook-dispatcher',
@@ -44,8 +44,9 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
     await mapWithConcurrency([...recordsByJob.values()], WRITES_IN_FLIGHT, async (ofJob) => {
       const { tenantId, jobId } = ofJob[0]!.value as JobStatus | ForgetRequested;
       const lastAt = ofJob[ofJob.length - 1]!.timestamp;
+      const acceptedAt = acceptedAtOf(jobId) ?? ofJob[0]!.timestamp;
       if (!endpointsOf.has(tenantId)) endpointsOf.set(tenantId, webhooks.listEndpoints(tenantId));
-      const endpoints = (await endpointsOf.get(tenantId)!).filter((endpoint) => endpoint.createdAt <= lastAt);
+      const endpoints = (await endpointsOf.get(tenantId)!).filter((endpoint) => endpoint.createdAt <= acceptedAt);
       if (endpoints.length === 0) {
         // Nothing to send, so nothing to project; but what the tenant's earlier endpoints made this projection and the
         // delivery log keep of an end user goes with their erasure all the same.
@@ -61,17 +62,15 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
           current,
         )!,
       );
-      // The endpoints that existed when the job ended: a report re-emitted by a replay comes with a later log time.
-      const subscribers = endpoints.filter((endpoint) => endpoint.createdAt <= (record.endedAt ?? lastAt));
       for (const event of eventsOfJob(record)) {
-        for (const endpoint of subscribers.filter((candidate) => candidate.events.includes(event.type))) {
+        for (const endpoint of endpoints.filter((candidate) => candidate.events.includes(event.type))) {
           await webhooks.enqueue({
             id: deliveryIdOf(endpoint.id, record.jobId, event.type),
             tenantId: endpoint.tenantId,
             endUserId: record.endUserId,
             webhookId: endpoint.id,
             eventType: event.type,
-            body: webhookBody(event, record.endedAt ?? record.updatedAt),
+            body: webhookBody(event, record.updatedAt),
             state: 'pending',
             attempts: 0,
             nextAttemptAt: lastAt,

@@ -36,7 +36,7 @@ export function eventsOfJob(job: JobRecord): WebhookEvent[] {
   return events;
 }
 
-/** The body as sent: `{"type","timestamp","data"}`, its timestamp the log time at which the job ended (ISO 8601). */
+/** The body as sent: `{"type","timestamp","data"}`, the timestamp the job's last log time (ISO 8601). */
 export function webhookBody(event: WebhookEvent, at: number): string {
   return JSON.stringify({ type: event.type, timestamp: new Date(at).toISOString(), data: event.data });
 }
