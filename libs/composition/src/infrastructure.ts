@@ -63,8 +63,20 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
   const closeIt = (resource: { close(): Promise<void> }) => resource.close();
 
   const eventLog = () => resources.get('event log', engines.eventLog, closeIt);
-  const registry = () => resources.get('schema registry', engines.schemaRegistry, closeIt);
-  const keys = () => resources.get('key store', engines.keys, closeIt);
+  // The embedded event log locks the data folder. Every other embedded store opens after it: opening one may compact
+  // it (finishPendingCompaction renames its file), which under a process that already holds the folder would swap the
+  // file it is writing to. Opened first, the log also closes last, so stores compact on close under the lock.
+  const store = <T extends { close(): Promise<void> }>(name: string, open: () => Promise<T>) =>
+    resources.get(
+      name,
+      async () => {
+        if (config.mode === 'embedded') await eventLog();
+        return open();
+      },
+      closeIt,
+    );
+  const registry = () => store('schema registry', engines.schemaRegistry);
+  const keys = () => store('key store', engines.keys);
   const keyring = () => resources.get('keyring', async () => new Keyring(await keys()), async () => {});
 
   return {
@@ -86,19 +98,19 @@ export function openInfrastructure(config: ServiceConfig, logger: Logger): Infra
     schemaRegistry: registry,
     keys,
     keyring,
-    vectors: () => resources.get('vector store', engines.vectors, closeIt),
-    visualVectors: () => resources.get('visual vector store', engines.visualVectors, closeIt),
-    centroids: () => resources.get('centroid store', engines.centroids, closeIt),
-    graph: () => resources.get('graph store', engines.graph, closeIt),
-    jobs: () => resources.get('job store', engines.jobs, closeIt),
-    idempotency: () => resources.get('idempotency store', engines.idempotency, closeIt),
-    blobs: () => resources.get('blob store', engines.blobs, closeIt),
-    webhooks: () => resources.get('webhook store', engines.webhooks, closeIt),
-    webhookJobs: () => resources.get('webhook job projection', engines.webhookJobs, closeIt),
+    vectors: () => store('vector store', engines.vectors),
+    visualVectors: () => store('visual vector store', engines.visualVectors),
+    centroids: () => store('centroid store', engines.centroids),
+    graph: () => store('graph store', engines.graph),
+    jobs: () => store('job store', engines.jobs),
+    idempotency: () => store('idempotency store', engines.idempotency),
+    blobs: () => store('blob store', engines.blobs),
+    webhooks: () => store('webhook store', engines.webhooks),
+    webhookJobs: () => store('webhook job projection', engines.webhookJobs),
     webhookDeliverer: () =>
       resources.get(
         'webhook deliverer',
-        async () => (await import('@memory/stage-webhook-dispatcher')).startDeliverer({ store: await resources.get('webhook store', engines.webhooks, closeIt), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets, retentionMs: config.webhooks.retentionDays * DAY_MS }),
+        async () => (await import('@memory/stage-webhook-dispatcher')).startDeliverer({ store: await store('webhook store', engines.webhooks), logger, schedule: webhookSchedule(config), allowPrivateTargets: config.webhooks.allowPrivateTargets, retentionMs: config.webhooks.retentionDays * DAY_MS }),
         (deliverer) => deliverer.stop(),
       ),
     embedder: () => resources.get('embedder', () => openEmbedder(config, logger), closeIt),

@@ -4,6 +4,7 @@ export * from './logger.js';
 export * from './config.js';
 export * from './lmdb-errors.js';
 export * from './lmdb-compaction.js';
+export * from './fsync.js';
 export * from './concurrency.js';
 export * from './token-bucket.js';
 export { seededRandom } from './seeded-random.js';

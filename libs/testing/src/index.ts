@@ -34,3 +34,4 @@ export { describeTenancyScenarios } from './tenancy-scenarios.js';
 export { describeSdkScenarios, type SdkScenarioOptions } from './sdk-scenarios.js';
 export { describeMetricsScenarios, type MeteredService } from './metrics-scenarios.js';
 export { unusedPort } from './unused-port.js';
+export { killAfterNextCommit, runScript, straceUnavailable, type ScriptExit } from './killed-child.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MemoryServiceError } from '@memory/platform';
+import { MemoryServiceError, syncDirectory } from '@memory/platform';
 import type { BlobInfo, BlobStore } from '@memory/ports';
 import { encodeTrailer, readTrailer, type BlobMeta } from './blob-file.js';
 import { isMissing, mapFsError, sourceFailed } from './fs-errors.js';
@@ -180,20 +180,6 @@ async function copyStream(body: Readable, handle: FileHandle, key: string, maxBy
     throw sourceFailed(error, key);
   }
   return size;
-}
-
-/** Makes a rename or unlink in `dir` durable; a no-op where directories cannot be fsynced. */
-async function syncDirectory(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM') throw error;
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
 }
 
 /** The key a blob file holds, or null for a file that vanished or is not a blob. */

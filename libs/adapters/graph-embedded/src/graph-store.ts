@@ -87,6 +87,7 @@ export class EmbeddedGraphStore implements GraphStore {
     const targets = unique(ids);
     targets.forEach(checkId);
     if (targets.length === 0) return 0;
+    await this.storage.markDeleting();
     return this.storage.durable(() => {
       let removed = 0;
       for (const id of targets) {
@@ -98,7 +99,6 @@ export class EmbeddedGraphStore implements GraphStore {
           removed++;
         }
       }
-      if (removed > 0) this.storage.markDeleted();
       return removed;
     });
   }
@@ -107,6 +107,7 @@ export class EmbeddedGraphStore implements GraphStore {
     this.checkOpen();
     checkScope(scope);
     const range = prefixRange([scope.tenantId, scope.endUserId]);
+    await this.storage.markDeleting();
     return this.storage.durable(() => {
       let nodes = 0;
       let edges = 0;
@@ -119,7 +120,6 @@ export class EmbeddedGraphStore implements GraphStore {
         edges++;
       }
       for (const key of this.storage.incoming.getKeys(range)) this.storage.incoming.remove(key);
-      if (nodes + edges > 0) this.storage.markDeleted();
       return { nodes, edges };
     });
   }

@@ -51,9 +51,12 @@ export class GraphStorage {
     }
   }
 
-  /** After a delete: the file is compacted when the store closes, so nothing deleted stays in freed pages. */
-  markDeleted(): void {
-    if (this.dir !== null) markForCompaction(this.dir);
+  /**
+   * Before a delete commits: the file is compacted when the store closes (or, after a crash, when it next opens), so
+   * nothing deleted stays in freed pages. Marked first, so no crash can fall between the commit and the mark.
+   */
+  async markDeleting(): Promise<void> {
+    if (this.dir !== null) await markForCompaction(this.dir).catch((error: unknown) => Promise.reject(storageError('mark for compaction', error)));
   }
 
   /** Closes the environment, compacting it first if something was deleted. */

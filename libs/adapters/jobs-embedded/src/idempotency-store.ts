@@ -157,7 +157,9 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
    * that `matches` picks; returns how many.
    */
   private async removeRange(what: string, range: { start: Key; end: Key }, matches?: (record: IdempotencyRecord) => boolean): Promise<number> {
-    const removed = await this.write(what, () => {
+    // Marked before the commit, so a crash right after it still leaves the mark.
+    await this.markForgetting(what);
+    return this.write(what, () => {
       // Read to the end before removing, so the cursor never walks a range it is changing.
       const keys = matches
         ? [...this.records.getRange(range).filter(({ value }) => matches(value)).map(({ key }) => key)]
@@ -165,8 +167,12 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
       for (const key of keys) this.records.remove(key);
       return keys.length;
     });
-    if (removed > 0) markForCompaction(this.dir);
-    return removed;
+  }
+
+  /** Forgotten records must not stay in freed pages: the store is compacted when it closes, or next opens. */
+  private async markForgetting(what: string): Promise<void> {
+    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    await markForCompaction(this.dir).catch((error: unknown) => Promise.reject(lmdbError('IDEMPOTENCY', 'idempotency store', what, error)));
   }
 
   private async write<T>(what: string, body: () => T): Promise<T> {

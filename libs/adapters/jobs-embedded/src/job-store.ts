@@ -98,7 +98,7 @@ export class EmbeddedJobStore implements JobStore {
   async forget(tenantId: string, jobIds: string[]): Promise<number> {
     this.checkOpen();
     for (const jobId of jobIds) checkKey(tenantId, jobId);
-    return this.write(() => {
+    return this.remove(() => {
       const removed: JobRecord['state'][] = [];
       for (const jobId of new Set(jobIds)) {
         const job = this.jobs.get([tenantId, jobId]);
@@ -115,7 +115,7 @@ export class EmbeddedJobStore implements JobStore {
     this.checkOpen();
     checkKey(scope.tenantId, 'erase');
     // Job keys are [tenant, jobId]: an end user's jobs are found by reading the tenant's records.
-    return this.write(() => {
+    return this.remove(() => {
       const removed: JobRecord['state'][] = [];
       for (const { key, value } of this.jobs.getRange({ start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] })) {
         if (scope.endUserId !== null && value.endUserId !== scope.endUserId) continue;
@@ -158,11 +158,15 @@ export class EmbeddedJobStore implements JobStore {
     });
   }
 
-  private async write(body: () => number): Promise<number> {
+  /**
+   * A write that removes records: the store is marked for compaction before it commits, so a crash right after the
+   * commit still leaves the mark and forgotten records do not stay in freed pages.
+   */
+  private async remove(body: () => number): Promise<number> {
     try {
+      await markForCompaction(this.dir);
       const result = await this.env.transaction(body);
       await this.env.flushed;
-      if (result > 0) markForCompaction(this.dir);
       return result;
     } catch (error) {
       throw lmdbError('JOBS', 'job store', 'write', error);

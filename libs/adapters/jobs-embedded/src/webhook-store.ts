@@ -140,11 +140,9 @@ export class EmbeddedWebhookStore implements WebhookStore {
 
   async forgetUser(scope: Scope, before: number): Promise<number> {
     checkTenant(scope.tenantId);
-    return this.forgotten(
-      await this.removeWhere(`forget the deliveries of ${scope.tenantId}/${scope.endUserId}`, { start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] }, (delivery) =>
-        delivery.endUserId === scope.endUserId && delivery.createdAt < before,
-      ),
-    );
+    const what = `forget the deliveries of ${scope.tenantId}/${scope.endUserId}`;
+    await this.markForgetting(what);
+    return this.removeWhere(what, { start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] }, (delivery) => delivery.endUserId === scope.endUserId && delivery.createdAt < before);
   }
 
   removeSettledBefore(before: number): Promise<number> {
@@ -153,13 +151,12 @@ export class EmbeddedWebhookStore implements WebhookStore {
 
   async forgetTenant(tenantId: string): Promise<number> {
     checkTenant(tenantId);
-    return this.forgotten(
-      await this.write(`forget tenant ${tenantId}`, () => {
-        const endpoints = [...this.endpoints.getKeys({ start: [tenantId], end: [tenantId, AFTER_ALL] })];
-        for (const key of endpoints) this.endpoints.remove(key);
-        return endpoints.length + this.removeDeliveries({ start: [tenantId], end: [tenantId, AFTER_ALL] });
-      }),
-    );
+    await this.markForgetting(`forget tenant ${tenantId}`);
+    return this.write(`forget tenant ${tenantId}`, () => {
+      const endpoints = [...this.endpoints.getKeys({ start: [tenantId], end: [tenantId, AFTER_ALL] })];
+      for (const key of endpoints) this.endpoints.remove(key);
+      return endpoints.length + this.removeDeliveries({ start: [tenantId], end: [tenantId, AFTER_ALL] });
+    });
   }
 
   async close(): Promise<void> {
@@ -169,10 +166,13 @@ export class EmbeddedWebhookStore implements WebhookStore {
     await closeCompactingIfMarked(this.env, this.dir, (error) => lmdbError('WEBHOOK', 'webhook store', 'compaction', error));
   }
 
-  /** Marks the store for compaction when forgetting removed something; returns how much. */
-  private forgotten(removed: number): number {
-    if (removed > 0) markForCompaction(this.dir);
-    return removed;
+  /**
+   * What an erasure removes must not stay in freed pages: the store is marked for compaction (at close, or at the
+   * next open) before the removal commits, so a crash right after the commit still leaves the mark.
+   */
+  private async markForgetting(what: string): Promise<void> {
+    this.checkOpen();
+    await markForCompaction(this.dir).catch((error: unknown) => Promise.reject(lmdbError('WEBHOOK', 'webhook store', what, error)));
   }
 
   /** Writes a delivery and moves its entry in the due index; inside a write transaction. */

@@ -78,8 +78,8 @@ export class EmbeddedKeyStore implements DataKeyStore {
     );
   }
 
-  async forget(scope: Scope, keyIds: string[]): Promise<number> {
-    const destroyed = await this.shared(() =>
+  forget(scope: Scope, keyIds: string[]): Promise<number> {
+    return this.deleting(() =>
       this.durable(() => {
         let count = 0;
         for (const keyId of new Set(keyIds)) {
@@ -96,12 +96,10 @@ export class EmbeddedKeyStore implements DataKeyStore {
         return count;
       }),
     );
-    markForCompaction(this.dir);
-    return destroyed;
   }
 
-  async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
-    const destroyed = await this.shared(() =>
+  erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
+    return this.deleting(() =>
       this.durable(() => {
         const erasure: ErasureKey = [scope.tenantId, scope.endUserId ?? WHOLE_TENANT];
         this.erasures.put(erasure, Math.max(before, this.erasures.get(erasure) ?? 0));
@@ -111,8 +109,6 @@ export class EmbeddedKeyStore implements DataKeyStore {
         return covered.length;
       }),
     );
-    markForCompaction(this.dir);
-    return destroyed;
   }
 
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
@@ -178,6 +174,17 @@ export class EmbeddedKeyStore implements DataKeyStore {
     } catch (error) {
       throw storageError('write', error);
     }
+  }
+
+  /**
+   * A write that destroys keys: the store is marked for compaction before it commits, inside the shared turn so no
+   * scrub can take the mark away in between; a crash right after the commit still leaves the mark.
+   */
+  private deleting<T>(operation: () => Promise<T>): Promise<T> {
+    return this.shared(async () => {
+      await markForCompaction(this.dir).catch((error: unknown) => Promise.reject(storageError('mark for compaction', error)));
+      return operation();
+    });
   }
 
   private shared<T>(operation: () => Promise<T>): Promise<T> {

@@ -67,11 +67,11 @@ export class EmbeddedCentroidStore implements CentroidStore {
     this.checkOpen();
     checkScope(scope);
     const { centroids, centroidMembers } = this.storage;
+    await this.storage.markDeleting();
     await this.storage.durable(() => {
       centroids.remove([scope.tenantId, scope.endUserId]);
       for (const key of centroidMembers.getKeys(scopeRange(scope))) centroidMembers.remove(key);
     });
-    this.storage.markDeleted();
   }
 
   async close(): Promise<void> {

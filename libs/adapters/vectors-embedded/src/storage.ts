@@ -69,9 +69,12 @@ export class VectorStorage {
     await closeCompactingIfMarked(this.env, this.dir, (error) => storageError('compaction', error));
   }
 
-  /** After a delete: the file is compacted when the store closes, so nothing deleted stays in freed pages. */
-  markDeleted(): void {
-    markForCompaction(this.dir);
+  /**
+   * Before a delete commits: the file is compacted when the store closes (or, after a crash, when it next opens), so
+   * nothing deleted stays in freed pages. Marked first, so no crash can fall between the commit and the mark.
+   */
+  async markDeleting(): Promise<void> {
+    await markForCompaction(this.dir).catch((error: unknown) => Promise.reject(storageError('mark for compaction', error)));
   }
 
   /** Runs `body` in one write transaction and resolves once the transaction is on disk. */

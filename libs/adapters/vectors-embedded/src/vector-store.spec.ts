@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LEXICAL_ANALYSIS_VERSION, lexicalTerms } from '@memory/lexical';
 import type { VectorStore } from '@memory/ports';
 import {
@@ -10,10 +11,11 @@ import {
   expectCode,
   freshScope,
   memoryRecord,
+  runScript,
   tempDirStoreFactory,
   unitVector,
 } from '@memory/testing';
-import { createEmbeddedCentroidStore, createEmbeddedVectorStore, openEmbeddedVectorStores } from './index.js';
+import { createEmbeddedCentroidStore, createEmbeddedVectorStore, finishVectorStoreCompaction, openEmbeddedVectorStores } from './index.js';
 import { scopedKey, VectorStorage } from './storage.js';
 
 describeVectorStoreContract('vectors-embedded', tempDirStoreFactory('vectors-embedded', (dir) => createEmbeddedVectorStore({ dir })));
@@ -194,5 +196,23 @@ describe('vectors-embedded', () => {
   it('validates options before opening anything', () => {
     expect(() => createEmbeddedVectorStore({ dir: '' })).to.throw(/dir must be a non-empty path/);
     expect(() => createEmbeddedVectorStore({ dir, maxCachedVectors: 0 })).to.throw(/maxCachedVectors/);
+  });
+
+  it('leaves no byte of a deleted memory\'s text when killed right after the deleting commit, once reopened as memoryd reopens it', async () => {
+    const killed = join(dir, 'killed');
+    const child = fileURLToPath(new URL('../test/delete-child.ts', import.meta.url));
+    // 300 memories, the first 150 deleted: enough that their pages are freed, not rewritten in place.
+    const exit = await runScript(child, [JSON.stringify({ dir: killed, word: 'zebracrossing', count: 300, deleted: 150 })]);
+    expect(exit.signal, exit.output).to.equal('SIGKILL');
+    const text = (i: number) => Buffer.from(`zebracrossing-${i} `);
+    const crashed = await readFile(join(killed, 'data.mdb'));
+    expect([0, 1, 2, 149].some((i) => crashed.includes(text(i))), 'deleted text in freed pages after the kill').to.equal(true);
+    await finishVectorStoreCompaction(killed);
+    const reopened = openEmbeddedVectorStores({ dir: killed });
+    expect(await reopened.vectors.count({ tenantId: 'acme', endUserId: 'alice' })).to.equal(150);
+    await reopened.close();
+    const bytes = await readFile(join(killed, 'data.mdb'));
+    for (let i = 0; i < 150; i++) expect(bytes.includes(text(i)), `deleted memory ${i}`).to.equal(false);
+    for (let i = 150; i < 300; i++) expect(bytes.includes(text(i)), `kept memory ${i}`).to.equal(true);
   });
 });

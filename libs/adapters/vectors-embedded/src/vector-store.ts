@@ -268,6 +268,7 @@ export class EmbeddedVectorStore implements VectorStore {
     const unique = checkIds(ids);
     if (unique.length === 0) return 0;
     const { memories, vectors, lexical: analyses } = this.storage;
+    await this.storage.markDeleting();
     const removed = await this.storage.durable(() => {
       const gone: string[] = [];
       for (const id of unique) {
@@ -280,7 +281,6 @@ export class EmbeddedVectorStore implements VectorStore {
       }
       return gone;
     });
-    if (removed.length > 0) this.storage.markDeleted();
     const index = this.indexes.get(cacheKey(scope));
     if (index) for (const id of removed) index.remove(id);
     const lexical = this.lexicalIndexes.get(cacheKey(scope));
