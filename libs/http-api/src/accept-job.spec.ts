@@ -11,8 +11,8 @@ describe('acceptJob', () => {
   const slowCodec = (ms: number) => ({ encode: () => new Promise((resolve) => setTimeout(() => resolve(Buffer.from('event')), ms)) }) as unknown as AvroCodec;
   const jobs = (update: JobStore['update']) => ({ update }) as unknown as JobStore;
   const quietJobs = jobs(async (_tenant, _job, change) => change(null));
-  const nothingForgotten = { isForgotten: async () => false };
-  const deps = (overrides: Partial<AcceptJobDeps>): AcceptJobDeps => ({ log, codec: slowCodec(0), jobs: quietJobs, keys: nothingForgotten, logger: createLogger({}, 'silent'), ...overrides });
+  const nothingErased = { isErased: async () => false };
+  const deps = (overrides: Partial<AcceptJobDeps>): AcceptJobDeps => ({ log, codec: slowCodec(0), jobs: quietJobs, keys: nothingErased, logger: createLogger({}, 'silent'), ...overrides });
   const ingest = { jobId: 'job_1700000000000_ada', tenantId: 'acme', endUserId: 'ada', kind: 'text', acceptedAt: 1_700_000_000_000 } as never;
   const forget = { jobId: 'del_job_1700000000000_ada', tenantId: 'acme', endUserId: 'ada', acceptedAt: 1_700_000_000_000 } as never;
 
@@ -41,16 +41,16 @@ describe('acceptJob', () => {
     expect(performance.now() - started).to.be.within(JOB_RECORD_WAIT_MS - 50, JOB_RECORD_WAIT_MS + 1_000);
   });
 
-  it('refuses an ingest whose job reads forgotten once recorded, removing its record, but keeps a forget job', async () => {
+  it('refuses an ingest that an erasure overtook once it is recorded, removing its record, but keeps a forget job', async () => {
     const records = new Map<string, JobRecord>();
     const recordingJobs = {
       update: async (_tenant: string, jobId: string, change: (current: JobRecord | null) => JobRecord) => (records.set(jobId, change(null)), records.get(jobId)!),
       forget: async (_tenant: string, jobIds: string[]) => jobIds.filter((jobId) => records.delete(jobId)).length,
     } as unknown as JobStore;
-    const everythingForgotten = { isForgotten: async () => true };
-    const refused = await withRequestId('req-5', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingForgotten }), 'ingestRequested', ingest)).catch((error: unknown) => error);
+    const everythingErased = { isErased: async () => true };
+    const refused = await withRequestId('req-5', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingErased }), 'ingestRequested', ingest)).catch((error: unknown) => error);
     expect(refused).to.include({ status: 409, code: 'REQUEST.END_USER_ERASED' });
-    expect(await withRequestId('req-6', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingForgotten }), 'forgetRequested', forget))).to.include({ status: 'Accepted' });
+    expect(await withRequestId('req-6', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingErased }), 'forgetRequested', forget))).to.include({ status: 'Accepted' });
     expect([...records.keys()]).to.deep.equal(['del_job_1700000000000_ada']);
   });
 });

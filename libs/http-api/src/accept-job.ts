@@ -7,8 +7,8 @@ export interface AcceptJobDeps {
   log: EventLog;
   codec: AvroCodec;
   jobs: JobStore;
-  /** Whether an ingest's job was forgotten while it was being accepted (read from the store, not the cache). */
-  keys: Pick<Keyring, 'isForgotten'>;
+  /** Whether an erasure overtook an ingest while it was being accepted (read from the store, not the cache). */
+  keys: Pick<Keyring, 'isErased'>;
   logger: Logger;
   /** Told of every accepted job, for the per-tenant in-flight bound (admission.ts). */
   inFlight?: { accepted(tenantId: string, jobId: string): void };
@@ -52,9 +52,9 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
     },
   );
   // A forget job is kept whatever happened meanwhile: it is what carries the forgetting out.
-  if (name === 'ingestRequested' && recorded && (await forgottenMeanwhile(deps, event))) {
+  if (name === 'ingestRequested' && recorded && (await erasedMeanwhile(deps, event))) {
     await deps.jobs.forget(event.tenantId, [event.jobId]).catch((error: unknown) => {
-      deps.logger.warn('could not remove the record of a job forgotten while it was accepted', { jobId: event.jobId, error: String(error) });
+      deps.logger.warn('could not remove the record of a job erased while it was accepted', { jobId: event.jobId, error: String(error) });
     });
     throw endUserErased(event.jobId);
   }
@@ -62,17 +62,16 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
 }
 
 /**
- * Whether the job was forgotten (its end user erased, or the job itself) after its key was claimed: its event, sealed
- * with a key the keyring still held, is then dropped by the pipeline as forgotten, and nothing would ever end or remove
- * the Accepted record just written. Read after that record is written, this closes the race: an erasure this
- * realtime read does not see yet is recorded after the record was written, so the forgetter's later jobs.erase (which
- * refreshes first) finds the record and removes it. The job's own key is asked about, as the job tracker does: an
- * update's content is sealed with its memory's key, whose deletion alone ends the update Failed in the pipeline. A
- * store that cannot answer leaves the job accepted, as it was before this check.
+ * Whether an erasure of the job's end user (or tenant) overtook it after its key was claimed: its event, sealed with a
+ * key the keyring still held, is then dropped by the pipeline as forgotten, and nothing would ever end or remove the
+ * Accepted record just written. Read after that record is written, this closes the race: an erasure this realtime
+ * read does not see yet is recorded after the record was written, so the forgetter's later jobs.erase (which
+ * refreshes first) finds the record and removes it. Only erasures are read: nothing else can forget a job before its
+ * 202 names it. A store that cannot answer leaves the job accepted, as it was before this check.
  */
-async function forgottenMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }): Promise<boolean> {
-  return timeStep('forgotten-check', () => deps.keys.isForgotten({ tenantId: event.tenantId, endUserId: event.endUserId }, event.jobId)).catch((error: unknown) => {
-    deps.logger.warn('could not check whether an accepted job was forgotten meanwhile', { jobId: event.jobId, error: String(error) });
+async function erasedMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }): Promise<boolean> {
+  return timeStep('erasure-check', () => deps.keys.isErased({ tenantId: event.tenantId, endUserId: event.endUserId }, event.jobId)).catch((error: unknown) => {
+    deps.logger.warn('could not check whether an erasure overtook an accepted job', { jobId: event.jobId, error: String(error) });
     return false;
   });
 }

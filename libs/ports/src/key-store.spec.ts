@@ -19,7 +19,7 @@ function countingStore(forgotten: Set<string> = new Set()) {
     async get(_scope: unknown, ids: string[]) {
       return new Map(ids.filter((id) => keys.has(id)).map((id) => [id, keys.get(id)!]));
     },
-    async forgottenAmong(subjects: KeySubject[]) {
+    async erasedAmong(subjects: KeySubject[]) {
       reads.push(subjects.length);
       await new Promise((r) => setTimeout(r, 5));
       return subjects.map(({ scope, keyId }) => forgotten.has(keyId) || forgotten.has(`${scope.endUserId}/${keyId}`));
@@ -61,11 +61,11 @@ describe('Keyring', () => {
     expect(await first.claim('acme', 'u', 'job_gone_x')).to.equal('forgotten');
   });
 
-  it('reads whether subjects are forgotten in few grouped reads over end users, each answered as its own', async () => {
+  it('reads whether subjects were erased in few grouped reads over end users, each answered as its own', async () => {
     const { store, reads } = countingStore(new Set(['user-1/job_3_x']));
     const keyring = new Keyring(store);
     const asked = Array.from({ length: 30 }, (_, i) => ({ endUserId: `user-${i % 3}`, keyId: `job_${i % 5}_x` }));
-    const answers = await Promise.all(asked.map(({ endUserId, keyId }) => keyring.isForgotten({ tenantId: 'acme', endUserId }, keyId)));
+    const answers = await Promise.all(asked.map(({ endUserId, keyId }) => keyring.isErased({ tenantId: 'acme', endUserId }, keyId)));
     expect(reads.length).to.be.at.most(2);
     expect(reads.reduce((a, b) => a + b, 0)).to.equal(30);
     expect(asked.filter((_, i) => answers[i])).to.deep.equal(asked.filter(({ endUserId, keyId }) => endUserId === 'user-1' && keyId === 'job_3_x'));

@@ -46,10 +46,10 @@ export interface DataKeyStore {
   /** Which of these ids are forgotten (by tombstone or by an erasure of their user or tenant). */
   forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>>;
   /**
-   * Whether each of these subjects, of any end users and tenants, is forgotten (as `forgotten` says), read in one
-   * request for them all; answers in the order asked.
+   * Whether an erasure of its end user or tenant covers each of these subjects, of any end users and tenants (a
+   * subject's own tombstone is not read), in one request for them all; answers in the order asked.
    */
-  forgottenAmong(subjects: KeySubject[]): Promise<boolean[]>;
+  erasedAmong(subjects: KeySubject[]): Promise<boolean[]>;
   /** Every key of the store, for moving a deployment (export-to-kafka); not for the request path. */
   entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }>;
   close(): Promise<void>;
@@ -84,12 +84,12 @@ export function erasureDestroys(keyId: string, before: number): boolean {
  * read, so the cache holds keys for a bounded time only.
  *
  * New keys are created in groups (GroupedCalls), so concurrent accepts share one durable write, as they share the
- * log's; so do the checks of whether a subject is forgotten.
+ * log's; so do the checks of whether a subject was erased.
  */
 export class Keyring implements ContentKeys {
   private readonly cache = new Map<string, { key: Buffer; at: number }>();
   private readonly creates = new GroupedCalls<KeyRequest, Buffer | null>((requests) => this.store.create(requests));
-  private readonly forgottenChecks = new GroupedCalls<KeySubject, boolean>((subjects) => this.store.forgottenAmong(subjects));
+  private readonly erasureChecks = new GroupedCalls<KeySubject, boolean>((subjects) => this.store.erasedAmong(subjects));
 
   constructor(
     private readonly store: DataKeyStore,
@@ -149,11 +149,12 @@ export class Keyring implements ContentKeys {
   }
 
   /**
-   * Whether the subject is forgotten, read from the store now, never from the cache (which can hold a key another
-   * process has since destroyed). Checks asked while one read is in flight go together in the next, as creates do.
+   * Whether an erasure of the subject's end user or tenant covers it, read from the store now, never from the cache
+   * (which can hold a key another process has since destroyed). Checks asked while one read is in flight go together
+   * in the next, as creates do.
    */
-  isForgotten(scope: Scope, keyId: string): Promise<boolean> {
-    return this.forgottenChecks.call({ scope, keyId });
+  isErased(scope: Scope, keyId: string): Promise<boolean> {
+    return this.erasureChecks.call({ scope, keyId });
   }
 
   scrub(): Promise<void> {

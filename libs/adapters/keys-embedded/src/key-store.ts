@@ -115,8 +115,8 @@ export class EmbeddedKeyStore implements DataKeyStore {
     return this.shared(async () => new Set(keyIds.filter((keyId) => this.isForgotten(scope, keyId))));
   }
 
-  forgottenAmong(subjects: KeySubject[]): Promise<boolean[]> {
-    return this.shared(async () => subjects.map(({ scope, keyId }) => this.isForgotten(scope, keyId)));
+  erasedAmong(subjects: KeySubject[]): Promise<boolean[]> {
+    return this.shared(async () => subjects.map(({ scope, keyId }) => this.isErased(scope, keyId)));
   }
 
   async *entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }> {
@@ -131,12 +131,14 @@ export class EmbeddedKeyStore implements DataKeyStore {
   }
 
   private isForgotten(scope: Scope, keyId: string): boolean {
-    if (tombstonesCovering(keyId).some((id) => this.tombstones.get([scope.tenantId, scope.endUserId, id]) !== undefined)) return true;
-    for (const user of [scope.endUserId, WHOLE_TENANT]) {
+    return tombstonesCovering(keyId).some((id) => this.tombstones.get([scope.tenantId, scope.endUserId, id]) !== undefined) || this.isErased(scope, keyId);
+  }
+
+  private isErased(scope: Scope, keyId: string): boolean {
+    return [scope.endUserId, WHOLE_TENANT].some((user) => {
       const before = this.erasures.get([scope.tenantId, user]);
-      if (before !== undefined && erasureCovers(keyId, before)) return true;
-    }
-    return false;
+      return before !== undefined && erasureCovers(keyId, before);
+    });
   }
 
   /**

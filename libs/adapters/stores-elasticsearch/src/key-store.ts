@@ -30,9 +30,8 @@ interface ErasureDocument {
 const WHOLE_TENANT = '';
 const subjectId = (scope: Scope, keyId: string) => documentId('key', scope.tenantId, scope.endUserId, keyId);
 const erasureId = (tenantId: string, endUserId: string) => documentId('erasure', tenantId, endUserId);
-/** A scope, and a subject of it, as a Map key. */
+/** A scope as a Map key. */
 const scopeKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUserId]);
-const subjectKey = (scope: Scope, keyId: string) => JSON.stringify([scope.tenantId, scope.endUserId, keyId]);
 /** The documents found of one scope's subjects, by key id. */
 const byKeyId = (keyIds: string[], docs: Array<SubjectDocument | undefined>) => new Map(keyIds.flatMap((keyId, i) => (docs[i] ? [[keyId, docs[i]] as const] : [])));
 
@@ -148,22 +147,20 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   }
 
   async forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {
-    const answers = await this.forgottenAmong(keyIds.map((keyId) => ({ scope, keyId })));
-    return new Set(keyIds.filter((_, i) => answers[i]));
+    this.checkOpen();
+    const { subjects: docs, erasures } = await this.subjectsAndErasures(scope, [...new Set(keyIds.flatMap(tombstonesCovering))]);
+    const tombstoned = (keyId: string) => tombstonesCovering(keyId).some((id) => docs.get(id)?.kind === 'tombstone');
+    return new Set(keyIds.filter((keyId) => tombstoned(keyId) || erasures.some((before) => erasureCovers(keyId, before))));
   }
 
-  /** One realtime mget: the tombstones that could cover the subjects, and each scope's end user and tenant erasures. */
-  async forgottenAmong(subjects: KeySubject[]): Promise<boolean[]> {
+  /** One realtime mget of each scope's end user and tenant erasure documents. */
+  async erasedAmong(subjects: KeySubject[]): Promise<boolean[]> {
     this.checkOpen();
     if (subjects.length === 0) return [];
     const scopes = [...new Map(subjects.map(({ scope }) => [scopeKey(scope), scope])).values()];
-    const covering = [...new Map(subjects.flatMap(({ scope, keyId }) => tombstonesCovering(keyId).map((id) => [subjectKey(scope, id), { scope, keyId: id }] as const))).values()];
-    const { subjects: docs, erasures } = await this.read(covering, scopes);
-    const tombstoned = new Set(covering.filter((_, i) => docs[i]?.kind === 'tombstone').map(({ scope, keyId }) => subjectKey(scope, keyId)));
+    const { erasures } = await this.read([], scopes);
     const erasuresOf = new Map(scopes.map((scope, i) => [scopeKey(scope), erasures[i]!]));
-    return subjects.map(({ scope, keyId }) =>
-      tombstonesCovering(keyId).some((id) => tombstoned.has(subjectKey(scope, id))) || erasuresOf.get(scopeKey(scope))!.some((before) => erasureCovers(keyId, before)),
-    );
+    return subjects.map(({ scope, keyId }) => erasuresOf.get(scopeKey(scope))!.some((before) => erasureCovers(keyId, before)));
   }
 
   async *entries(): AsyncIterable<{ scope: Scope; keyId: string; key: Buffer }> {
