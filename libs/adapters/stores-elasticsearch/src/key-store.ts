@@ -32,8 +32,6 @@ const subjectId = (scope: Scope, keyId: string) => documentId('key', scope.tenan
 const erasureId = (tenantId: string, endUserId: string) => documentId('erasure', tenantId, endUserId);
 /** A scope as a Map key. */
 const scopeKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUserId]);
-/** The documents found of one scope's subjects, by key id. */
-const byKeyId = (keyIds: string[], docs: Array<SubjectDocument | undefined>) => new Map(keyIds.flatMap((keyId, i) => (docs[i] ? [[keyId, docs[i]] as const] : [])));
 
 /**
  * DataKeyStore on one index: a document per subject (its key, or its tombstone once forgotten, under the same _id)
@@ -158,7 +156,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     this.checkOpen();
     if (subjects.length === 0) return [];
     const scopes = [...new Map(subjects.map(({ scope }) => [scopeKey(scope), scope])).values()];
-    const { erasures } = await this.read([], scopes);
+    const { erasures } = await this.read(scopes[0]!, [], scopes);
     const erasuresOf = new Map(scopes.map((scope, i) => [scopeKey(scope), erasures[i]!]));
     return subjects.map(({ scope, keyId }) => erasuresOf.get(scopeKey(scope))!.some((before) => erasureCovers(keyId, before)));
   }
@@ -193,8 +191,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
 
   private async subjects(scope: Scope, keyIds: string[]): Promise<Map<string, SubjectDocument>> {
     if (keyIds.length === 0) return new Map();
-    const { subjects } = await this.read(keyIds.map((keyId) => ({ scope, keyId })), []);
-    return byKeyId(keyIds, subjects);
+    return (await this.read(scope, keyIds, [])).subjects;
   }
 
   /**
@@ -202,31 +199,35 @@ export class ElasticsearchKeyStore implements DataKeyStore {
    * everything (0 when none): what deciding whether a subject is forgotten needs, in one request.
    */
   private async subjectsAndErasures(scope: Scope, keyIds: string[]): Promise<{ subjects: Map<string, SubjectDocument>; erasures: [user: number, tenant: number] }> {
-    const { subjects, erasures } = await this.read(keyIds.map((keyId) => ({ scope, keyId })), [scope]);
-    return { subjects: byKeyId(keyIds, subjects), erasures: erasures[0]! };
+    const { subjects, erasures } = await this.read(scope, keyIds, [scope]);
+    return { subjects, erasures: erasures[0]! };
   }
 
   /**
-   * One realtime mget of subjects of any end users (each found or undefined, in the order asked), and of the erasures
-   * of each of `erasuresOf` (its end user's and its tenant's).
+   * One realtime mget of one end user's subjects, and of the erasures of each of `erasuresOf` (its end user's and its
+   * tenant's, each tenant's read once).
    */
-  private async read(subjects: KeySubject[], erasuresOf: Scope[]): Promise<{ subjects: Array<SubjectDocument | undefined>; erasures: Array<[user: number, tenant: number]> }> {
+  private async read(scope: Scope, keyIds: string[], erasuresOf: Scope[]): Promise<{ subjects: Map<string, SubjectDocument>; erasures: Array<[user: number, tenant: number]> }> {
+    const tenants = [...new Set(erasuresOf.map(({ tenantId }) => tenantId))];
     const ids = [
-      ...subjects.map(({ scope, keyId }) => subjectId(scope, keyId)),
-      ...erasuresOf.flatMap((scope) => [erasureId(scope.tenantId, scope.endUserId), erasureId(scope.tenantId, WHOLE_TENANT)]),
+      ...keyIds.map((keyId) => subjectId(scope, keyId)),
+      ...erasuresOf.map(({ tenantId, endUserId }) => erasureId(tenantId, endUserId)),
+      ...tenants.map((tenantId) => erasureId(tenantId, WHOLE_TENANT)),
     ];
     const whose = erasuresOf.length === 1 ? `${erasuresOf[0]!.tenantId}/${erasuresOf[0]!.endUserId}` : `${erasuresOf.length} end users`;
-    const what = `read ${subjects.length} data keys${erasuresOf.length > 0 ? ` and the erasures of ${whose}` : ''}`;
+    const what = `read ${keyIds.length} data keys${erasuresOf.length > 0 ? ` and the erasures of ${whose}` : ''}`;
     const response = await call('KEYS', what, () => this.client.mget<SubjectDocument | ErasureDocument>({ index: this.index, ids }));
     const docs = readableDocs('KEYS', what, response.docs).map((doc) => ('found' in doc && doc.found ? doc._source : undefined));
-    const found = subjects.map(({ scope, keyId }, i) => {
+    const subjects = new Map<string, SubjectDocument>();
+    keyIds.forEach((keyId, i) => {
       const source = docs[i];
       // The _id is a hash; the fields are checked too, so a collision could never hand out another subject's key.
-      return source && source.kind !== 'erasure' && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyId ? source : undefined;
+      if (source && source.kind !== 'erasure' && source.tenantId === scope.tenantId && source.endUserId === scope.endUserId && source.keyId === keyId) subjects.set(keyId, source);
     });
     const before = (doc: SubjectDocument | ErasureDocument | undefined) => (doc?.kind === 'erasure' ? doc.before : 0);
-    const erasures = erasuresOf.map((_, j): [number, number] => [before(docs[subjects.length + 2 * j]), before(docs[subjects.length + 2 * j + 1])]);
-    return { subjects: found, erasures };
+    const tenantBefore = new Map(tenants.map((tenantId, t) => [tenantId, before(docs[keyIds.length + erasuresOf.length + t])]));
+    const erasures = erasuresOf.map(({ tenantId }, j): [number, number] => [before(docs[keyIds.length + j]), tenantBefore.get(tenantId)!]);
+    return { subjects, erasures };
   }
 
   /** The key ids of the parts (`mem_<jobId>_<n>`) of these jobs that have keys. */
