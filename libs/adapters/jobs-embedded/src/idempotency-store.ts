@@ -102,7 +102,7 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
    * again inside it), so a sweep of a large table never holds the writer lock that claims wait for.
    */
   async removeExpired(now: number): Promise<number> {
-    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    this.checkOpen();
     let expired: Key[];
     try {
       expired = [...this.records.getRange({}).filter(({ value }) => value.expiresAt <= now).map(({ key }) => key)];
@@ -171,12 +171,16 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
 
   /** Forgotten records must not stay in freed pages: the store is compacted when it closes, or next opens. */
   private async markForgetting(what: string): Promise<void> {
-    if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+    this.checkOpen();
     await markForCompaction(this.dir).catch((error: unknown) => Promise.reject(lmdbError('IDEMPOTENCY', 'idempotency store', what, error)));
   }
 
-  private async write<T>(what: string, body: () => T): Promise<T> {
+  private checkOpen(): void {
     if (this.closed) throw new MemoryServiceError('IDEMPOTENCY.CLOSED', 'the idempotency store is closed');
+  }
+
+  private async write<T>(what: string, body: () => T): Promise<T> {
+    this.checkOpen();
     try {
       return await this.env.transaction(body);
     } catch (error) {
