@@ -5,7 +5,7 @@ describe('readServiceConfig', () => {
   it('defaults the engine addresses to where `npm run engines:up` starts them', () => {
     const config = readServiceConfig({}, 'distributed');
     expect(config.kafka.brokers).to.deep.equal(['127.0.0.1:9092']);
-    expect(config.schemaRegistryUrl).to.equal('http://127.0.0.1:8081/apis/ccompat/v7');
+    expect(config.schemaRegistry.url).to.equal('http://127.0.0.1:8081/apis/ccompat/v7');
     expect(config.elasticsearch.url).to.equal('http://127.0.0.1:9200');
     expect(config.s3.endpoint).to.equal('http://127.0.0.1:9000');
     expect(config.arango.url).to.equal(undefined);
@@ -17,6 +17,11 @@ describe('readServiceConfig', () => {
     expect(() => readServiceConfig({ MEMORY_EMBEDDING_MODEL: 'e5-large' }, 'embedded')).to.throw(
       /MEMORY_EMBEDDING_MODEL must be one of bge-small-en-v1\.5-q, [^"]*e5-small-v2-q[^"]*, got "e5-large"/,
     );
+  });
+  it('reads the schema registry\'s credentials, compatibility and timeout, so a registry behind auth can be used', () => {
+    const registry = readServiceConfig({ MEMORY_SCHEMA_REGISTRY_USERNAME: 'key', MEMORY_SCHEMA_REGISTRY_PASSWORD: 'secret', MEMORY_SCHEMA_REGISTRY_COMPATIBILITY: 'REGISTRY' }, 'distributed').schemaRegistry;
+    expect(registry).to.deep.include({ username: 'key', password: 'secret', compatibility: false, requestTimeoutMs: 10_000 });
+    expect(() => readServiceConfig({ MEMORY_SCHEMA_REGISTRY_TIMEOUT_MS: '5' }, 'distributed')).to.throw(/MEMORY_SCHEMA_REGISTRY_TIMEOUT_MS/);
   });
   it('reads the shards and replicas of the indices the service creates; replicas unset: one where a second node exists', () => {
     expect(readServiceConfig({}, 'distributed').elasticsearch).to.deep.include({ shards: 1, replicas: null });

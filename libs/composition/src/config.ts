@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ConfigReader } from '@memory/platform';
 import { ONNX_MODELS } from '@memory/embedder-onnx';
 import { defaultFileWorkers, FILE_POOL_DEFAULTS } from '@memory/file-pool/defaults';
+import { readConfluentSchemaRegistryOptions } from '@memory/schema-registry-confluent/options';
 
 export type ServiceMode = 'embedded' | 'distributed';
 
@@ -108,7 +109,7 @@ export function readServiceConfig(env: Record<string, string | undefined>, mode:
       clientId: c.string('KAFKA_CLIENT_ID', 'memory-service'),
       replicationFactor: c.integer('MEMORY_KAFKA_REPLICATION', 1, { min: 1, max: 16 }),
     },
-    schemaRegistryUrl: c.string('MEMORY_SCHEMA_REGISTRY_URL', 'http://127.0.0.1:8081/apis/ccompat/v7'),
+    schemaRegistry: readConfluentSchemaRegistryOptions(c),
     elasticsearch: {
       url: c.string('ELASTICSEARCH_URL', 'http://127.0.0.1:9200'),
       indexPrefix: c.string('MEMORY_INDEX_PREFIX', 'memory'),

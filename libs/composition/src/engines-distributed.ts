@@ -42,7 +42,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
       });
       return config.namespace ? namespacedEventLog(log, config.namespace) : log;
     },
-    schemaRegistry: async () => (await import('@memory/schema-registry-confluent')).createConfluentSchemaRegistry({ url: config.schemaRegistryUrl }),
+    schemaRegistry: async () => (await import('@memory/schema-registry-confluent')).createConfluentSchemaRegistry(config.schemaRegistry),
     vectors: async () => (await openStores()).vectors,
     centroids: async () => (await openStores()).centroids,
     visualVectors: async () => {
@@ -62,7 +62,7 @@ export function distributedEngines(config: ServiceConfig, logger: Logger): Engin
           (await import('@memory/graph-embedded')).createEmbeddedGraphStore({ dir: join(config.dataDir, 'graph'), compactAfterDeletes: false }),
     blobs: async () => (await import('@memory/blobs-minio')).openMinioBlobStore({ endpoint: config.s3.endpoint, accessKey: config.s3.accessKey, secretKey: config.s3.secretKey, bucket: config.s3.bucket, ...(config.namespace ? { prefix: `${config.namespace}/` } : {}) }),
     describe: () => [
-      `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistryUrl}`,
+      `event log: Kafka ${config.kafka.brokers.join(',')}${config.namespace ? ` (namespace ${config.namespace})` : ''}, schema registry ${config.schemaRegistry.url}`,
       `vectors, centroids, jobs, data keys, idempotency keys, webhooks: Elasticsearch ${config.elasticsearch.url} (indices ${prefixes.text}-*)`,
       config.arango.url ? `graph: ArangoDB ${config.arango.url}` : `graph: on disk in ${join(config.dataDir, 'graph')} (set ARANGO_URL for ArangoDB)`,
       `blobs: S3 ${config.s3.endpoint} bucket ${config.s3.bucket}`,

@@ -76,10 +76,10 @@ export function resolveConfluentSchemaRegistryOptions(options: ConfluentSchemaRe
 
 /**
  * The options from MEMORY_SCHEMA_REGISTRY_* variables, with the local engine's URL (`npm run engines:up registry`)
- * as the default.
+ * as the default. The service's configuration reads them through this too (its own ConfigReader, so every problem
+ * is reported in one message).
  */
-export function confluentSchemaRegistryOptionsFromEnv(env: Record<string, string | undefined> = process.env): ConfluentSchemaRegistryOptions {
-  const config = new ConfigReader(env);
+export function readConfluentSchemaRegistryOptions(config: ConfigReader): ConfluentSchemaRegistryOptions {
   const compatibility = config.oneOf('MEMORY_SCHEMA_REGISTRY_COMPATIBILITY', [...COMPATIBILITY_LEVELS, 'REGISTRY'] as const, 'BACKWARD');
   const options: ConfluentSchemaRegistryOptions = {
     url: config.string('MEMORY_SCHEMA_REGISTRY_URL', DEFAULT_SCHEMA_REGISTRY_URL),
@@ -91,6 +91,12 @@ export function confluentSchemaRegistryOptionsFromEnv(env: Record<string, string
   const password = config.string('MEMORY_SCHEMA_REGISTRY_PASSWORD');
   if (username !== undefined) options.username = username;
   if (password !== undefined) options.password = password;
+  return options;
+}
+
+export function confluentSchemaRegistryOptionsFromEnv(env: Record<string, string | undefined> = process.env): ConfluentSchemaRegistryOptions {
+  const config = new ConfigReader(env);
+  const options = readConfluentSchemaRegistryOptions(config);
   config.done();
   return options;
 }
