@@ -24,8 +24,8 @@ export async function pipelineLag(log: EventLog, stages: Groups): Promise<Record
 }
 
 /**
- * Named start-up checks ("model", "event log", ...): each is 'starting' until marked ok or failed, and the
- * process is ready when all are ok.
+ * Named start-up checks ("model", "event log", ...): each is 'starting' until marked ok, and the process is ready
+ * when all are ok. A failed start ends the process instead (startService throws), so no check is ever "failed".
  */
 export class StartupChecks {
   private readonly checks: Record<string, string> = {};
@@ -36,10 +36,6 @@ export class StartupChecks {
 
   ok(name: string, detail?: string): void {
     this.checks[name] = detail ? `ok (${detail})` : 'ok';
-  }
-
-  failed(name: string, error: unknown): void {
-    this.checks[name] = `failed: ${error instanceof Error ? error.message : String(error)}`;
   }
 
   get ready(): boolean {
