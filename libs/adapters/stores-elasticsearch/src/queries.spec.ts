@@ -30,11 +30,11 @@ describe('knn query', () => {
   });
 
   it('finds the memories created near others with one kNN, the merged windows in its filter, scored and timed', () => {
-    const request = createdNearRequest('i', scope, { instants: [1_000, 0, 10_000], windowMs: 500, limit: 600, vector, filter: { memoryTypes: ['fact'] } }, 100);
+    const request = createdNearRequest('i', scope, { instants: [1_000, 0, 10_000], windowMs: 500, limit: 600, vector, filter: { memoryTypes: ['fact'] } });
     expect(request).to.not.have.any.keys('query', 'post_filter', 'sort');
     const knn = request.knn as { filter: unknown[]; k: number; num_candidates: number; query_vector: number[] };
     expect(knn.k).to.equal(600);
-    expect(knn.num_candidates).to.equal(numCandidates(600, 100));
+    expect(knn.num_candidates, 'no more candidates than neighbours read').to.equal(600);
     expect(knn.query_vector).to.deep.equal(Array.from(vector));
     const range = (gte: number, lte: number) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } });
     expect(knn.filter).to.deep.equal([

@@ -190,10 +190,12 @@ function byIdsRequest(index: string, scope: Scope, ids: string[], fields: Partia
 
 /**
  * Memories of one end user created within windowMs of any of the instants, scored against the vector: one kNN
- * whose filter is the windows (merged first, so a burst of nearby instants costs one range clause). While no more
- * memories than num_candidates are in the windows, Lucene scores every one of them exactly.
+ * whose filter is the windows (merged first, so a burst of nearby instants costs one range clause). While the windows
+ * hold no more than `limit` memories, Lucene scores every one of them exactly; past that (an import, many memories a
+ * minute) any `limit` of them will do as neighbours (VectorStore.createdNear), so the graph search is asked for no
+ * more candidates than it returns: more would only buy an exact choice among a burst at several times the cost.
  */
-export function createdNearRequest(index: string, scope: Scope, query: NearQuery, minCandidates: number): estypes.SearchRequest {
+export function createdNearRequest(index: string, scope: Scope, query: NearQuery): estypes.SearchRequest {
   const k = Math.min(query.limit, MAX_CANDIDATES);
   const windows = mergedWindows(query.instants, query.windowMs);
   return {
@@ -202,7 +204,7 @@ export function createdNearRequest(index: string, scope: Scope, query: NearQuery
       field: 'vector',
       query_vector: Array.from(query.vector),
       k,
-      num_candidates: numCandidates(k, minCandidates),
+      num_candidates: k,
       filter: [
         ...scopedFilter(scope, query.filter),
         { bool: { minimum_should_match: 1, should: windows.map(([gte, lte]) => ({ range: { createdAt: { gte, lte, format: 'epoch_millis' } } })) } },

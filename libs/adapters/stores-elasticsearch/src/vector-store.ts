@@ -169,7 +169,7 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkScope(scope);
     checkNearQuery(query, this.settings.dims);
     if (query.limit === 0 || query.instants.length === 0) return [];
-    const request = createdNearRequest(this.index, scope, query, this.settings.minCandidates);
+    const request = createdNearRequest(this.index, scope, query);
     const response = await call('VECTORS', `find memories created near others in ${this.index}`, () =>
       this.client.search<Pick<MemoryDocument, 'id' | 'createdAt'>>(request),
     );
