@@ -3,6 +3,7 @@ export * from './retry.js';
 export * from './logger.js';
 export * from './config.js';
 export * from './lmdb-errors.js';
+export * from './lmdb-failed-commits.js';
 export * from './lmdb-compaction.js';
 export * from './fsync.js';
 export * from './concurrency.js';

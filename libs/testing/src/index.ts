@@ -35,3 +35,4 @@ export { describeSdkScenarios, type SdkScenarioOptions } from './sdk-scenarios.j
 export { describeMetricsScenarios, type MeteredService } from './metrics-scenarios.js';
 export { unusedPort } from './unused-port.js';
 export { killAfterNextCommit, runScript, straceUnavailable, type ScriptExit } from './killed-child.js';
+export { failedCommitOf, transactionPoisoner, type PoisonableEnv } from './lmdb-failed-commit.js';

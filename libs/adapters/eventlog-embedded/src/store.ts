@@ -1,4 +1,5 @@
 import { IF_EXISTS, open, type Database, type RootDatabase } from 'lmdb';
+import { handleFailedCommits } from '@memory/platform';
 import type { LogRecord } from '@memory/ports';
 import { decodeRecord, encodeRecord, type StoredRecord } from './record-codec.js';
 
@@ -39,7 +40,7 @@ export class LogStore {
   ) {}
 
   static open(dir: string): LogStore {
-    const env = open({ path: dir, overlappingSync: false, maxDbs: 4 });
+    const env = handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 4 }));
     return new LogStore(
       env,
       env.openDB<Buffer, RecordKey>('records', { encoding: 'binary', keyEncoding: 'ordered-binary' }),

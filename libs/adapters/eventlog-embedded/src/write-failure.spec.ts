@@ -5,25 +5,15 @@ import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { createLogger, MemoryServiceError } from '@memory/platform';
 import type { EventLog, LogRecord } from '@memory/ports';
-import { waitFor } from '@memory/testing';
+import { failedCommitOf, transactionPoisoner, waitFor } from '@memory/testing';
 import { createEmbeddedEventLog } from './index.js';
 import { LogStore } from './store.js';
 
 // Every injected failure is logged as an error by design; keep the output readable.
 const logger = createLogger({ component: 'eventlog-embedded' }, 'silent');
 
-/**
- * Makes the LMDB transaction that holds the next write fail for real: a value too large for a dupSort database is
- * refused inside LMDB's write transaction (MDB_BAD_VALSIZE), which aborts it with every write in it. lmdb-js checks
- * that size only through a handle opened with dupSort, so the refused write goes through a handle opened without.
- */
-async function transactionPoisoner(log: EventLog): Promise<() => Promise<unknown>> {
-  // The log's own environment: only a write queued there lands in the same transaction as the log's writes.
-  const env = (log as unknown as { store: { env: RootDatabase } }).store.env;
-  await env.openDB<Buffer, string>('poison', { dupSort: true, encoding: 'binary' }).put('k', Buffer.alloc(1));
-  const unchecked = env.openDB<Buffer, string>('poison', { encoding: 'binary' });
-  return () => unchecked.put('k', Buffer.alloc(4096)).then(() => expect.fail('the poisoned transaction committed'), (error: unknown) => error);
-}
+/** The log's own environment: only a write queued there lands in the same transaction as the log's writes. */
+const envOf = (log: EventLog): RootDatabase => (log as unknown as { store: { env: RootDatabase } }).store.env;
 
 async function readPartition(log: EventLog, topic: string, partition: number): Promise<LogRecord[]> {
   return log.read(topic, partition, 0, 1_000_000);
@@ -47,7 +37,7 @@ describe('eventlog-embedded after a failed write', function () {
     await log.ensureTopics([{ name: topic, partitions: 4 }]);
     const delivered: LogRecord[] = [];
     const consumer = await log.consume({ group: 'g', topics: [topic], handler: async (batch) => { delivered.push(...batch); } });
-    const poison = await transactionPoisoner(log);
+    const poison = await transactionPoisoner(envOf(log));
     const failures: unknown[] = [];
     const producers = 16;
     const perProducer = 30;
@@ -83,6 +73,15 @@ describe('eventlog-embedded after a failed write', function () {
     await waitFor(() => delivered.length >= expected.length, 'every record delivered');
     await consumer.stop();
     expect(delivered.map((r) => r.value.toString()).sort(), 'every record delivered once').to.deep.equal(expected);
+  });
+
+  it('fails an append whose commit failed, leaves no rejection unhandled, and appends again', async () => {
+    await log.ensureTopics([{ name: 't', partitions: 1 }]);
+    const error = await failedCommitOf(envOf(log), () => log.append('t', [{ key: 'k', value: Buffer.from('refused') }]));
+    expect(error).to.be.instanceOf(MemoryServiceError).and.include({ code: 'EVENTLOG.STORAGE', retriable: true });
+    const [next] = await log.append('t', [{ key: 'k', value: Buffer.from('after') }]);
+    expect(next).to.include({ partition: 0, offset: 0 });
+    expect((await readPartition(log, 't', 0)).map((r) => r.value.toString())).to.deep.equal(['after']);
   });
 
   it('fails an append on a full disk with the retriable EVENTLOG.DISK_FULL, and the next append continues the offsets', async () => {

@@ -1,5 +1,5 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, handleFailedCommits, lmdbError, lmdbWriteError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { EdgeKind, GraphEdge, GraphNode, Scope } from '@memory/ports';
 
 export type NodeKey = [tenantId: string, endUserId: string, nodeId: string];
@@ -28,6 +28,8 @@ export function prefixRange(prefix: string[]): { start: Key; end: Key } {
  */
 export class GraphStorage {
   private constructor(
+    /** Where the environment is: a failed write reads the free space of its disk. */
+    private readonly path: string,
     /** Null when this process must not compact the file (see compactAfterDeletes). */
     private readonly dir: string | null,
     readonly env: RootDatabase,
@@ -38,8 +40,9 @@ export class GraphStorage {
 
   static open(dir: string, compactAfterDeletes = true): GraphStorage {
     try {
-      const env = open({ path: dir, overlappingSync: false, maxDbs: 4 });
+      const env = handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 4 }));
       return new GraphStorage(
+        dir,
         compactAfterDeletes ? dir : null,
         env,
         env.openDB('nodes', { sharedStructuresKey: Symbol.for('structures') }),
@@ -72,7 +75,7 @@ export class GraphStorage {
       return result;
     } catch (error) {
       if (error instanceof MemoryServiceError) throw error;
-      throw storageError('write', error);
+      throw await lmdbWriteError('GRAPH', 'graph store', 'write', error, this.path);
     }
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, handleFailedCommits, lmdbError, lmdbWriteError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { abandonedJobId, jobIdOfRecord, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 
 type RecordKey = [tenantId: string, endUserId: string, key: string];
@@ -44,7 +44,7 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
   ) {}
 
   static openEnv(dir: string): RootDatabase {
-    return open({ path: dir, overlappingSync: false, maxDbs: 2 });
+    return handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 2 }));
   }
 
   static open(dir: string): EmbeddedIdempotencyStore {
@@ -184,7 +184,7 @@ export class EmbeddedIdempotencyStore implements IdempotencyStore {
     try {
       return await this.env.transaction(body);
     } catch (error) {
-      throw lmdbError('IDEMPOTENCY', 'idempotency store', what, error);
+      throw await lmdbWriteError('IDEMPOTENCY', 'idempotency store', what, error, this.dir);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, handleFailedCommits, lmdbError, lmdbWriteError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { acceptedAtOf } from '@memory/contracts';
 import type { JobRecord, JobStore } from '@memory/ports';
 
@@ -40,7 +40,7 @@ export class EmbeddedJobStore implements JobStore {
   ) {}
 
   static openEnv(dir: string): RootDatabase {
-    return open({ path: dir, overlappingSync: false, maxDbs: 2 });
+    return handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 2 }));
   }
 
   static open(dir: string): EmbeddedJobStore {
@@ -89,7 +89,7 @@ export class EmbeddedJobStore implements JobStore {
       });
       await this.env.flushed;
     } catch (error) {
-      throw lmdbError('JOBS', 'job store', 'write', error);
+      throw await lmdbWriteError('JOBS', 'job store', 'write', error, this.dir);
     }
     if (outcome instanceof ChangeFailed) throw outcome.error;
     return outcome;
@@ -169,7 +169,7 @@ export class EmbeddedJobStore implements JobStore {
       await this.env.flushed;
       return result;
     } catch (error) {
-      throw lmdbError('JOBS', 'job store', 'write', error);
+      throw await lmdbWriteError('JOBS', 'job store', 'write', error, this.dir);
     }
   }
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { compactAndClose, compactionPending, finishPendingCompaction, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { compactAndClose, compactionPending, finishPendingCompaction, handleFailedCommits, lmdbError, lmdbWriteError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import { jobIdOfMemory, memoryIdPrefixOf } from '@memory/contracts';
 import { erasureCovers, erasureDestroys, tombstonesCovering, type DataKeyStore, type KeyRequest, type KeySubject, type Scope } from '@memory/ports';
 import { AccessGate } from './access-gate.js';
@@ -37,13 +37,13 @@ export class EmbeddedKeyStore implements DataKeyStore {
 
   static async open(dir: string): Promise<EmbeddedKeyStore> {
     await mkdir(dir, { recursive: true });
-    await finishPendingCompaction(dir, () => open({ path: dir, overlappingSync: false, maxDbs: 4 }));
+    await finishPendingCompaction(dir, () => handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 4 })));
     return new EmbeddedKeyStore(dir);
   }
 
   private openEnv(): void {
     try {
-      this.env = open({ path: this.dir, overlappingSync: false, maxDbs: 4 });
+      this.env = handleFailedCommits(open({ path: this.dir, overlappingSync: false, maxDbs: 4 }));
       this.keys = this.env.openDB('keys', { encoding: 'binary' });
       this.tombstones = this.env.openDB('tombstones', {});
       this.erasures = this.env.openDB('erasures', {});
@@ -174,7 +174,7 @@ export class EmbeddedKeyStore implements DataKeyStore {
       await this.env.flushed;
       return result;
     } catch (error) {
-      throw storageError('write', error);
+      throw await lmdbWriteError('KEYS', 'key store', 'write', error, this.dir);
     }
   }
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import avro from 'avsc';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { ConfigError, MemoryServiceError } from '@memory/platform';
+import { ConfigError, handleFailedCommits, MemoryServiceError } from '@memory/platform';
 import type { SchemaRegistry } from '@memory/ports';
 import { parseSchema } from '@memory/contracts';
 import { COMPATIBILITY_LEVELS, incompatibility, type CompatibilityLevel } from './compatibility.js';
@@ -23,7 +23,7 @@ export async function createEmbeddedSchemaRegistry(options: EmbeddedSchemaRegist
   if (!COMPATIBILITY_LEVELS.includes(compatibility)) problems.push(`compatibility must be one of ${COMPATIBILITY_LEVELS.join(', ')}, got ${String(compatibility)}`);
   if (problems.length) throw new ConfigError(`invalid embedded schema registry options: ${problems.join('; ')}`, { problems });
   await mkdir(options.dir, { recursive: true });
-  return new EmbeddedSchemaRegistry(open({ path: options.dir, overlappingSync: false, maxDbs: 4 }), compatibility);
+  return new EmbeddedSchemaRegistry(handleFailedCommits(open({ path: options.dir, overlappingSync: false, maxDbs: 4 })), compatibility);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import type { LexicalAnalysis } from '@memory/lexical';
-import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { closeCompactingIfMarked, handleFailedCommits, lmdbError, lmdbWriteError, markForCompaction, MemoryServiceError } from '@memory/platform';
 import type { CentroidMember, Scope } from '@memory/ports';
 
 /** Keys are [tenantId, endUserId, ...]: one end user's entries form one ordered key range, ids never meet across scopes. */
@@ -43,7 +43,7 @@ export class VectorStorage {
 
   static open(dir: string): VectorStorage {
     try {
-      const env = open({ path: dir, overlappingSync: false, maxDbs: 8 });
+      const env = handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 8 }));
       return new VectorStorage(
         dir,
         env,
@@ -85,7 +85,7 @@ export class VectorStorage {
       return result;
     } catch (error) {
       if (error instanceof MemoryServiceError) throw error;
-      throw storageError('write', error);
+      throw await lmdbWriteError('VECTORS', 'vector store', 'write', error, this.dir);
     }
   }
 }
