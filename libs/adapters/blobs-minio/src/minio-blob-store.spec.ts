@@ -120,6 +120,21 @@ describeWithEngine('blobs-minio against MinIO', minio, () => {
       expect(await collect(rawClient().listObjects(bucket, '', true))).to.deep.equal([]);
     });
 
+    it('aborts the unfinished multipart uploads under a deleted prefix (a failed put whose abort was lost), and no others', async () => {
+      const { bucket, store } = await open({ prefix: 'memory/' });
+      const raw = rawClient();
+      const startUpload = async (objectName: string) => {
+        const uploadID = await raw.initiateNewMultipartUpload(bucket, objectName, { 'Content-Type': 'application/pdf' });
+        await raw.uploadPart({ bucketName: bucket, objectName, uploadID, partNumber: 1, headers: {} }, Buffer.from('the secret-plans.pdf bytes'));
+      };
+      await startUpload('memory/acme/u1/job_1/original');
+      await startUpload('memory/acme/u2/job_2/original');
+      const uploads = async () => (await collect(raw.listIncompleteUploads(bucket, '', true))).map((upload) => upload.key).sort();
+      expect(await uploads(), 'the check sees unfinished uploads').to.deep.equal(['memory/acme/u1/job_1/original', 'memory/acme/u2/job_2/original']);
+      await store.deletePrefix('acme/u1/');
+      expect(await uploads()).to.deep.equal(['memory/acme/u2/job_2/original']);
+    });
+
     it('maps wrong credentials to BLOB.UNAUTHORIZED, not retriable', async () => {
       const error = await openMinioBlobStore({ ...base, secretKey: 'wrong-secret', bucket: uniqueName('blobs-test') }).then(
         () => null,

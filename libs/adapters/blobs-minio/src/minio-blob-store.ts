@@ -115,6 +115,7 @@ export class MinioBlobStore implements BlobStore {
           if (item.name && only(item.name.slice(this.settings.prefix.length))) names.push(item.name);
         }
         if (names.length > 0) await this.client.removeObjects(this.settings.bucket, names);
+        await this.abortUploadsUnder(objectPrefix, only);
         return names.length;
       } catch (error) {
         throw mapS3Error(error, `deleting blobs under ${prefix}`);
@@ -128,6 +129,25 @@ export class MinioBlobStore implements BlobStore {
     this.closed = true;
     await Promise.allSettled([...this.inFlight]);
     this.agent.destroy();
+  }
+
+  /**
+   * Aborts the multipart uploads left unfinished under the prefix: their parts hold a file's bytes, and a put that
+   * failed only aborts its upload best effort (upload.ts), so a forgotten file could otherwise outlive its erasure.
+   * MinIO lists the uploads of an exact object name or of the whole bucket, not those under a shorter prefix, so the
+   * bucket's are listed and filtered here (by pages: the client's own listing also reads every upload's parts).
+   */
+  private async abortUploadsUnder(objectPrefix: string, only: (key: string) => boolean): Promise<void> {
+    const { bucket, prefix } = this.settings;
+    let marker = { key: '', uploadId: '' };
+    for (;;) {
+      const page = await this.client.listIncompleteUploadsQuery(bucket, '', marker.key, marker.uploadId, '');
+      for (const { key, uploadId } of page.uploads) {
+        if (key.startsWith(objectPrefix) && only(key.slice(prefix.length))) await this.client.abortMultipartUpload(bucket, key, uploadId);
+      }
+      if (!page.isTruncated) return;
+      marker = { key: page.nextKeyMarker, uploadId: page.nextUploadIdMarker };
+    }
   }
 
   private async ensureBucket(): Promise<void> {
