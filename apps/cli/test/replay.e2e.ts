@@ -67,9 +67,19 @@ describe('replay tooling on the embedded log', function () {
     const erased = caller(service, TEST_KEYS.acme, 'gus');
     await erased.post('/v1/memory', { source: { type: 'text', content: 'Gus hid the quinceharmonica behind the boiler' } });
     await waitForDrain(service);
+    // An update of the memory, whose status reports (sealed with the update job's own key) name it, sent to an
+    // endpoint (nobody answers there) as memory.updated.
+    const tenant = caller(service, TEST_KEYS.acme, null);
+    const endpoint = await tenant.post('/v1/webhooks', { url: 'http://127.0.0.1:9/updated', events: ['memory.updated'] });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).to.equal(201);
+    const deliveries = async () => ((await tenant.get(`/v1/webhooks/${endpoint.body.id}/deliveries`)).body.data as unknown[]).length;
+    const update = await api.patch(`/v1/memories/${memoryIdOf(gone.body.jobId, 0)}`, { content: 'Fern buried the tin of gooseberryglitter coins by the young elm' });
+    expect(update.status, JSON.stringify(update.body)).to.equal(202);
+    await waitForDrain(service);
     expect((await api.delete(`/v1/memories/${memoryIdOf(gone.body.jobId, 0)}`)).status).to.equal(202);
     expect((await erased.delete('/v1/users/gus')).status).to.equal(202);
     await waitForDrain(service);
+    const deliveriesBefore = await deliveries();
     await service.stop();
 
     const env = { MEMORY_DATA_DIR: service.dataDir };
@@ -79,6 +89,9 @@ describe('replay tooling on the embedded log', function () {
     expect(await found(api, 'garden shears shed')).to.include(memoryIdOf(kept.body.jobId, 0));
     expect(await found(erased, 'quinceharmonica boiler')).to.deep.equal([]);
     expect((await api.get(`/v1/jobs/${gone.body.jobId}`)).status).to.equal(404);
+    expect((await api.get(`/v1/jobs/${update.body.jobId}`)).status, 'the update of the forgotten memory').to.equal(404);
+    expect(await deliveries(), 'no memory.updated enqueued again for the forgotten memory').to.equal(deliveriesBefore);
+    expect((await tenant.delete(`/v1/webhooks/${endpoint.body.id}`)).status).to.equal(204);
     await service.stop();
     const bytes = Buffer.concat(filesUnder(service.dataDir).map((file) => readFileSync(file)));
     for (const word of ['gooseberryglitter', 'quinceharmonica']) expect(bytes.includes(Buffer.from(word)), word).to.equal(false);

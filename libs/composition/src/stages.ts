@@ -38,7 +38,7 @@ export const PIPELINE_STAGES = {
       jobs: await infra.jobs(),
       keys: await infra.keyring(),
       idempotency: await infra.idempotency(),
-      webhooks: await infra.webhooks(),
+      webhooks: (await import('@memory/stage-forgetter')).webhookRecordsOf(await infra.webhooks(), await infra.webhookJobs()),
     }),
   },
   'webhook-dispatcher': {
@@ -46,7 +46,7 @@ export const PIPELINE_STAGES = {
     deps: async (infra: Infrastructure) => {
       // The process that turns jobs into deliveries also sends them.
       await infra.webhookDeliverer();
-      return { jobs: await infra.webhookJobs(), webhooks: await infra.webhooks(), schedule: webhookSchedule(infra.config) };
+      return { jobs: await infra.webhookJobs(), webhooks: await infra.webhooks(), keys: await infra.keyring(), schedule: webhookSchedule(infra.config) };
     },
   },
 } as const;

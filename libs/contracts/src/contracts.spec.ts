@@ -7,7 +7,7 @@ import { generateTypeScript } from './type-generator.js';
 import { AvroCodec, type SchemaRegistryClient } from './codec.js';
 import { acceptedAtOf, blobKeyOf, blobPrefixOf, createJobIdClock, isJobIdOf, jobIdOfMemory, memoryIdOf } from './ids.js';
 import { SEALED_MAGIC_BYTE } from './codec.js';
-import { contentKeyId, newDataKey, sealedSubject } from './sealing.js';
+import { contentKeyId, memoryOfContentKey, newDataKey, sealedSubject } from './sealing.js';
 
 /** A registry that keeps schemas in a Map: enough to exercise the codec's framing (adapters have their own suites). */
 function registryInMemory(): SchemaRegistryClient {
@@ -140,6 +140,13 @@ describe('AvroCodec with content keys (sealing)', () => {
         expect((error as { code: string }).code).to.equal('KEY.FORGOTTEN');
       }
     }
+  });
+
+  it('reads back the memory a content key seals, and none for a key that seals no memory', () => {
+    for (const memoryId of ['mem_job_1700000000000_alice_0', 'mem_img_job_1700000000000_alice_0', 'mem_doc_job_1700000000000_alice_3']) {
+      expect(memoryOfContentKey(contentKeyId({ jobId: 'upd_job_1700000000500_alice', memoryId })), memoryId).to.equal(memoryId);
+    }
+    for (const keyId of ['doc_job_1700000000000_alice', 'upd_job_1700000000500_alice', 'del_job_1700000000600_alice', 'centroid']) expect(memoryOfContentKey(keyId), keyId).to.equal(null);
   });
 
   it("seals an update's events with its memory's key, so forgetting the memory forgets every version", async () => {

@@ -32,6 +32,11 @@ export function isDocumentJob(jobId: string): boolean {
   return jobId.startsWith(`${JOB_PREFIX.document}_`);
 }
 
+/** Whether a job id names the ingestion of one text or one image, which makes one memory: its part 0. */
+export function isSingleMemoryJob(jobId: string): boolean {
+  return JOB_ID_PATTERN.test(jobId) && (jobId.startsWith(`${JOB_PREFIX.text}_`) || jobId.startsWith(`${JOB_PREFIX.image}_`));
+}
+
 /** Whether a job id names an update (PATCH) of a memory, which makes no memory of its own. */
 export function isUpdateJob(jobId: string): boolean {
   return jobId.startsWith(`${JOB_PREFIX.update}_`);

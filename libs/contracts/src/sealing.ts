@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { MemoryServiceError } from '@memory/platform';
 import type { EventName } from './catalog.js';
-import { isDocumentJob, jobIdOfMemory, ownerOfUserKey } from './ids.js';
+import { isDocumentJob, isSingleMemoryJob, jobIdOfMemory, memoryIdOf, ownerOfUserKey } from './ids.js';
 
 /**
  * Where the codec gets data keys. Every event that carries an end user's content is sealed with the key of its
@@ -24,6 +24,15 @@ export interface ContentKeys {
 export function contentKeyId(subject: { jobId: string; memoryId: string }): string {
   const madeBy = jobIdOfMemory(subject.memoryId) ?? subject.jobId;
   return isDocumentJob(madeBy) ? subject.memoryId : madeBy;
+}
+
+/**
+ * The memory whose content a content key seals (contentKeyId reversed): a page's own id, or the one memory of a text
+ * or image job; null for a key that seals no memory (a document's job, an update's, the centroid's).
+ */
+export function memoryOfContentKey(keyId: string): string | null {
+  if (jobIdOfMemory(keyId) !== null) return keyId;
+  return isSingleMemoryJob(keyId) ? memoryIdOf(keyId, 0) : null;
 }
 
 /** The key of a request's content: the memory's when it rewrites one (an update), else its own job's. */

@@ -1,3 +1,4 @@
+import { acceptedAtOf } from '@memory/contracts';
 import type { Scope } from './memory.js';
 
 /** The events a webhook endpoint may subscribe to. */
@@ -31,6 +32,11 @@ export interface WebhookDelivery {
   tenantId: string;
   /** The end user whose job the event is about, so an erasure finds their deliveries. */
   endUserId: string;
+  /**
+   * The job the event is about, so forgetting the job finds its deliveries, and an erasure those of the jobs accepted
+   * before it; absent in deliveries stored before it was kept (jobIdOfDelivery reads it from their body).
+   */
+  jobId?: string;
   webhookId: string;
   eventType: WebhookEventType;
   /** The JSON body as signed and sent. */
@@ -75,11 +81,36 @@ export interface WebhookStore {
    * endpoint never hides another endpoint's due delivery.
    */
   due(now: number, limit: number, busy?: ReadonlySet<string>): Promise<WebhookDelivery[]>;
-  /** Removes the deliveries about one end user created before `before` (erasure); returns how many. */
+  /**
+   * Removes the deliveries about one end user's jobs accepted before `before` (erasure; deliveryAcceptedAt), whenever
+   * they were enqueued; returns how many.
+   */
   forgetUser(scope: Scope, before: number): Promise<number>;
+  /** Removes the deliveries about these jobs of one end user (forgetting the jobs); returns how many. */
+  forgetJobs(scope: Scope, jobIds: string[]): Promise<number>;
   /** Removes delivered and failed deliveries created before `before` (the delivery log's retention); returns how many. */
   removeSettledBefore(before: number): Promise<number>;
   /** Removes every endpoint and delivery of one tenant; returns how many records. */
   forgetTenant(tenantId: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** The job a delivery is about: its jobId, or for one stored before deliveries kept it, the job its body names. */
+export function jobIdOfDelivery(delivery: Pick<WebhookDelivery, 'jobId' | 'body'>): string | null {
+  if (delivery.jobId) return delivery.jobId;
+  try {
+    const jobId: unknown = (JSON.parse(delivery.body) as { data?: { jobId?: unknown } }).data?.jobId;
+    return typeof jobId === 'string' ? jobId : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * When the job a delivery is about was accepted, read from its id as every store reads it; the delivery's creation
+ * (a report's log time, later than the accept) only for a job id without one. An erasure removes the deliveries of
+ * the jobs it covers by this time, so a job accepted before it and reported after it goes too.
+ */
+export function deliveryAcceptedAt(delivery: Pick<WebhookDelivery, 'jobId' | 'body' | 'createdAt'>): number {
+  return acceptedAtOf(jobIdOfDelivery(delivery) ?? '') ?? delivery.createdAt;
 }

@@ -181,6 +181,9 @@ export function describeWebhookScenarios(title: string, service: ServiceUnderTes
       const updated = await user.patch(`/v1/memories/${memoryId}`, { content: `my ${word} is called Brunhilde` });
       expect(updated.status, JSON.stringify(updated.body)).to.equal(202);
       await waitForJob(user, updated.body.jobId);
+      // Heard before the memory is deleted: the update job goes with its memory, and a job forgotten before the
+      // dispatcher reads its end is announced to no one.
+      await waitFor(() => made.events('memory.updated').length > 0, 'memory.updated', 30_000);
       const deleted = await user.delete(`/v1/memories/${memoryId}`);
       expect(deleted.status, JSON.stringify(deleted.body)).to.equal(202);
       await waitForJob(user, deleted.body.jobId);
@@ -202,6 +205,23 @@ export function describeWebhookScenarios(title: string, service: ServiceUnderTes
         expect(received.body).to.not.match(new RegExp(`${word}|Bruno`));
         expect(await verify(received, secret)).to.equal(true);
       }
+    });
+
+    it('removes the deliveries about a job whose memories are deleted (DELETE by job_id): only the deletion\'s own are left', async () => {
+      const { made, url } = await receiver();
+      const { id: webhookId } = await register(url, ['job.completed', 'memory.deleted']);
+      const user = caller(service, KEYS.acme, 'whhenry');
+      const jobId = await ingest('whhenry', 'a note whose delivery goes with it');
+      await waitFor(() => made.events('job.completed').some((event) => event.data.jobId === jobId), 'job.completed delivered', 60_000);
+      const ingestDelivery = made.forJob(jobId)[0]!.headers['webhook-id'];
+      const deleted = await user.delete(`/v1/memories?job_id=${jobId}`);
+      expect(deleted.status, JSON.stringify(deleted.body)).to.equal(202);
+      const deletion = await waitForJob(user, deleted.body.jobId);
+      expect(deletion.receipt.removed.find((r: { store: string }) => r.store === 'webhooks')?.count, 'the ingest\'s job.completed, one per endpoint').to.be.at.least(1);
+      await waitFor(() => made.events('memory.deleted').some((event) => event.data.jobId === deleted.body.jobId), 'memory.deleted', 60_000);
+      const log = (await acme().get(`/v1/webhooks/${webhookId}/deliveries`)).body.data as Array<{ id: string; eventType: string }>;
+      expect(log.map((d) => d.id)).to.not.include(ingestDelivery);
+      expect(log.map((d) => d.eventType).sort()).to.deep.equal(['job.completed', 'memory.deleted']);
     });
   });
 }

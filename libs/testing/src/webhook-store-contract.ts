@@ -137,6 +137,34 @@ export function describeWebhookStoreContract(adapterName: string, factory: Store
       expect(await store.forgetUser({ tenantId: tenant, endUserId: 'ann' }, T0 + 10)).to.equal(0);
     });
 
+    it('forgets, at an erasure, the deliveries about the jobs accepted before it, also those enqueued after it', async () => {
+      await store.createEndpoint(endpoint('wh_1'));
+      const erasureAt = T0 + 10;
+      const about = (id: string, jobId: string): WebhookDelivery => ({ ...delivery(id, 'wh_1', T0 + 20), jobId });
+      await store.enqueue(about('accepted-before', `job_${T0 + 5}_ann`));
+      await store.enqueue(about('accepted-after', `job_${T0 + 15}_ann`));
+      await store.enqueue(about('the-erasure', `del_job_${erasureAt}_ann`));
+      expect(await store.forgetUser({ tenantId: tenant, endUserId: 'ann' }, erasureAt)).to.equal(1);
+      expect((await store.listDeliveries(tenant, 'wh_1', 10)).map((d) => d.id).sort()).to.deep.equal(['accepted-after', 'the-erasure']);
+    });
+
+    it('forgets the deliveries about forgotten jobs of one end user, also those that name their job in the body only', async () => {
+      await store.createEndpoint(endpoint('wh_1'));
+      await store.createEndpoint(endpoint('wh_2'));
+      const job = 'doc_job_1800000000000_ann';
+      await store.enqueue({ ...delivery('completed', 'wh_1', T0), jobId: job });
+      await store.enqueue({ ...delivery('completed-elsewhere', 'wh_2', T0), jobId: job });
+      // Stored before deliveries kept their job: the body names it.
+      await store.enqueue({ ...delivery('older', 'wh_1', T0 + 1), body: JSON.stringify({ type: 'job.failed', data: { jobId: job } }) });
+      await store.enqueue({ ...delivery('other-job', 'wh_1', T0 + 2), jobId: 'job_1800000000001_ann' });
+      await store.enqueue({ ...delivery('other-user', 'wh_1', T0 + 3, tenant, 'bob'), jobId: job });
+      expect(await store.forgetJobs({ tenantId: tenant, endUserId: 'ann' }, [job])).to.equal(3);
+      expect((await store.listDeliveries(tenant, 'wh_1', 10)).map((d) => d.id)).to.deep.equal(['other-user', 'other-job']);
+      expect(await store.listDeliveries(tenant, 'wh_2', 10)).to.deep.equal([]);
+      expect(await store.forgetJobs({ tenantId: tenant, endUserId: 'ann' }, [job])).to.equal(0);
+      expect(await store.forgetJobs({ tenantId: tenant, endUserId: 'ann' }, [])).to.equal(0);
+    });
+
     it('sweeps delivered and failed deliveries created before the retention cut, never pending ones', async () => {
       await store.createEndpoint(endpoint('wh_1'));
       await store.createEndpoint(endpoint('wh_9', other));

@@ -1,6 +1,6 @@
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { closeCompactingIfMarked, lmdbError, markForCompaction, MemoryServiceError } from '@memory/platform';
-import type { Scope, WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
+import { closeCompactingIfMarked, handleFailedCommits, lmdbError, lmdbWriteError, markForCompaction, MemoryServiceError } from '@memory/platform';
+import { deliveryAcceptedAt, jobIdOfDelivery, type Scope, type WebhookDelivery, type WebhookEndpoint, type WebhookStore } from '@memory/ports';
 
 type EndpointKey = [tenantId: string, id: string];
 type DeliveryKey = [tenantId: string, webhookId: string, id: string];
@@ -35,7 +35,7 @@ export class EmbeddedWebhookStore implements WebhookStore {
   ) {}
 
   static openEnv(dir: string): RootDatabase {
-    return open({ path: dir, overlappingSync: false, maxDbs: 4 });
+    return handleFailedCommits(open({ path: dir, overlappingSync: false, maxDbs: 4 }));
   }
 
   static open(dir: string): EmbeddedWebhookStore {
@@ -141,8 +141,15 @@ export class EmbeddedWebhookStore implements WebhookStore {
   async forgetUser(scope: Scope, before: number): Promise<number> {
     checkTenant(scope.tenantId);
     const what = `forget the deliveries of ${scope.tenantId}/${scope.endUserId}`;
-    await this.markForgetting(what);
-    return this.removeWhere(what, { start: [scope.tenantId], end: [scope.tenantId, AFTER_ALL] }, (delivery) => delivery.endUserId === scope.endUserId && delivery.createdAt < before);
+    return this.forgetWhere(what, scope.tenantId, (delivery) => delivery.endUserId === scope.endUserId && deliveryAcceptedAt(delivery) < before);
+  }
+
+  async forgetJobs(scope: Scope, jobIds: string[]): Promise<number> {
+    checkTenant(scope.tenantId);
+    const forgotten = new Set(jobIds);
+    if (forgotten.size === 0) return 0;
+    const what = `forget the deliveries of ${forgotten.size} job(s) of ${scope.tenantId}/${scope.endUserId}`;
+    return this.forgetWhere(what, scope.tenantId, (delivery) => delivery.endUserId === scope.endUserId && forgotten.has(jobIdOfDelivery(delivery) ?? ''));
   }
 
   removeSettledBefore(before: number): Promise<number> {
@@ -195,7 +202,26 @@ export class EmbeddedWebhookStore implements WebhookStore {
 
   /** Removes the deliveries of a range that pass the test, in write transactions of a slice each; returns how many. */
   private async removeWhere(what: string, range: { start?: Key; end?: Key }, test: (delivery: WebhookDelivery) => boolean): Promise<number> {
-    const keys = await this.read(what, () => [...this.deliveries.getRange(range).filter(({ value }) => test(value)).map(({ key }) => key as DeliveryKey)]);
+    return this.removeKeys(what, await this.keysWhere(what, range, test), test);
+  }
+
+  /**
+   * Forgets the tenant's deliveries that pass the test. Deliveries are keyed by endpoint, not by end user or job, so
+   * the tenant's are scanned; the store is marked for compaction only when some are found.
+   */
+  private async forgetWhere(what: string, tenantId: string, test: (delivery: WebhookDelivery) => boolean): Promise<number> {
+    const keys = await this.keysWhere(what, { start: [tenantId], end: [tenantId, AFTER_ALL] }, test);
+    if (keys.length === 0) return 0;
+    await this.markForgetting(what);
+    return this.removeKeys(what, keys, test);
+  }
+
+  private keysWhere(what: string, range: { start?: Key; end?: Key }, test: (delivery: WebhookDelivery) => boolean): Promise<DeliveryKey[]> {
+    return this.read(what, () => [...this.deliveries.getRange(range).filter(({ value }) => test(value)).map(({ key }) => key as DeliveryKey)]);
+  }
+
+  /** Removes these deliveries, each if it still passes the test, in write transactions of a slice each. */
+  private async removeKeys(what: string, keys: DeliveryKey[], test: (delivery: WebhookDelivery) => boolean): Promise<number> {
     let removed = 0;
     for (let start = 0; start < keys.length; start += REMOVE_SLICE) {
       removed += await this.write(what, () => {
@@ -228,7 +254,7 @@ export class EmbeddedWebhookStore implements WebhookStore {
       return await this.env.transaction(body);
     } catch (error) {
       if (error instanceof ChangeFailed) throw error.error;
-      throw lmdbError('WEBHOOK', 'webhook store', what, error);
+      throw await lmdbWriteError('WEBHOOK', 'webhook store', what, error, this.dir);
     }
   }
 

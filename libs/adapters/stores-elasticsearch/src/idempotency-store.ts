@@ -2,6 +2,7 @@ import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { abandonedJobId, jobIdOfRecord, type ClaimRequest, type ClaimResult, type IdempotencyClaim, type IdempotencyStore, type Scope, type StoredResponse } from '@memory/ports';
 import type { SharedClient } from './client.js';
+import { DelayedExpunge } from './delayed-expunge.js';
 import { readDocument } from './documents.js';
 import { call, engineError, failureError } from './errors.js';
 import { documentId } from './names.js';
@@ -37,17 +38,22 @@ const isLive = (doc: IdempotencyDocument, now: number) => doc.expiresAt > now &&
  * and whose key was taken over changes nothing. Conditional writes are never resent by the client (see
  * documents.ts).
  *
- * Removals by scope or by age search the index and delete what they found (deleteWhere).
+ * Removals by scope or by age search the index and delete what they found (deleteWhere). A stored answer can name a
+ * file (a PDF's storagePath), so what forgetting deletes is expunged from the index's files a delay later
+ * (DelayedExpunge), as memories are.
  */
 export class ElasticsearchIdempotencyStore implements IdempotencyStore {
   private readonly client: Client;
+  private readonly expunge: DelayedExpunge;
   private closed = false;
 
   constructor(
     private readonly shared: SharedClient,
     private readonly index: string,
+    expungeDelayMs: number,
   ) {
     this.client = shared.acquire();
+    this.expunge = new DelayedExpunge(this.client, index, expungeDelayMs);
   }
 
   async claim(scope: Scope, key: string, request: ClaimRequest): Promise<ClaimResult> {
@@ -116,24 +122,25 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
   forgetJobs(scope: Scope, jobIds: string[]): Promise<number> {
     checkScope(scope);
     const forgotten = [...new Set(jobIds)];
-    return this.deleteWhere(`forget the idempotency records of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, {
+    return this.forgetWhere(`forget the idempotency records of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, {
       bool: { filter: [...userFilter(scope), { terms: { jobId: forgotten } }] },
     });
   }
 
   forgetUser(scope: Scope): Promise<number> {
     checkScope(scope);
-    return this.deleteWhere(`forget the idempotency records of ${scope.tenantId}/${scope.endUserId}`, { bool: { filter: userFilter(scope) } });
+    return this.forgetWhere(`forget the idempotency records of ${scope.tenantId}/${scope.endUserId}`, { bool: { filter: userFilter(scope) } });
   }
 
   forgetTenant(tenantId: string): Promise<number> {
     checkScope({ tenantId, endUserId: '-' });
-    return this.deleteWhere(`forget the idempotency records of tenant ${tenantId}`, { term: { tenantId } });
+    return this.forgetWhere(`forget the idempotency records of tenant ${tenantId}`, { term: { tenantId } });
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.expunge.cancel();
     await this.shared.release();
   }
 
@@ -149,6 +156,13 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
       if (status(error) === 409) return null;
       throw engineError(FAMILY, what, error);
     }
+  }
+
+  /** Deletes what forgetting removes, and has it expunged from the index's files. */
+  private async forgetWhere(what: string, query: estypes.QueryDslQueryContainer): Promise<number> {
+    const removed = await this.deleteWhere(what, query);
+    if (removed > 0) this.expunge.schedule();
+    return removed;
   }
 
   /**

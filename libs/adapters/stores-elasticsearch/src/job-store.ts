@@ -4,6 +4,7 @@ import { acceptedAtOf } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
 import type { JobRecord, JobStore } from '@memory/ports';
 import type { SharedClient } from './client.js';
+import { DelayedExpunge } from './delayed-expunge.js';
 import { readDocument } from './documents.js';
 import { GroupedUpdates } from './grouped-updates.js';
 import { KeyLock } from './key-lock.js';
@@ -25,19 +26,25 @@ import { checkJobKey } from './validate.js';
  * locally has no painless module); the change function stays the one source of the job-state rules.
  *
  * Jobs are only ever read by id, and reads by id are realtime, so writes skip refreshes entirely.
+ *
+ * A job's record can name a file (a failure's reason), so the records forgetting deletes are expunged from the
+ * index's files a delay later (DelayedExpunge), as memories are.
  */
 export class ElasticsearchJobStore implements JobStore {
   private readonly client: Client;
   private readonly lock = new KeyLock();
   private readonly updates: GroupedUpdates<JobRecord>;
+  private readonly expunge: DelayedExpunge;
   private closed = false;
 
   constructor(
     private readonly shared: SharedClient,
     private readonly index: string,
+    expungeDelayMs: number,
   ) {
     this.client = shared.acquire();
     this.updates = new GroupedUpdates(this.client, 'JOBS', index);
+    this.expunge = new DelayedExpunge(this.client, index, expungeDelayMs);
   }
 
   async get(tenantId: string, jobId: string): Promise<JobRecord | null> {
@@ -71,7 +78,9 @@ export class ElasticsearchJobStore implements JobStore {
     const response = await call('JOBS', `forget ${unique.length} jobs of ${tenantId}`, () =>
       this.client.bulk({ operations: unique.map((jobId) => ({ delete: { _index: this.index, _id: documentId(tenantId, jobId) } })), refresh: false }),
     );
-    return response.items.filter((item) => item.delete?.result === 'deleted').length;
+    const deleted = response.items.filter((item) => item.delete?.result === 'deleted').length;
+    if (deleted > 0) this.expunge.schedule();
+    return deleted;
   }
 
   async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
@@ -114,6 +123,7 @@ export class ElasticsearchJobStore implements JobStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.expunge.cancel();
     await this.shared.release();
   }
 

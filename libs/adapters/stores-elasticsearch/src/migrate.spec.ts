@@ -6,7 +6,7 @@ import { describeWithEngine, skippedForEngine, freshScope, localEngines, memoryR
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, resolveElasticsearchStoresOptions, type ElasticsearchStoresOptions } from './index.js';
 import { timesFromBytes, toMemoryDocument, vectorFromBytes } from './memory-document.js';
 import { documentId } from './names.js';
-import { idempotencyMapping, memoryMapping, SCHEMA_VERSION } from './templates.js';
+import { idempotencyMapping, memoryMapping, SCHEMA_VERSION, webhookDeliveryMapping } from './templates.js';
 
 const DIMS = 4;
 const { node } = elasticsearchStoresOptionsFromEnv();
@@ -214,6 +214,63 @@ describeWithEngine('stores-elasticsearch idempotency schema migration', localEng
       expect(await stores.idempotency.forgetJobs(alice, ['job_1_alice', 'upd_job_2_alice'])).to.equal(2);
       expect(await stores.idempotency.forgetUser(alice), 'the claim that names no job').to.equal(1);
       expect(await stores.idempotency.forgetUser(bob), 'another end user\'s record naming the same id').to.equal(1);
+    } finally {
+      await stores.close();
+    }
+  });
+});
+
+describeWithEngine('stores-elasticsearch webhook deliveries schema migration', localEngines().elasticsearch, () => {
+  const options: ElasticsearchStoresOptions = { node, prefix: uniqueName('test-migrate-deliveries'), dims: DIMS };
+  const index = `${options.prefix}-webhook-deliveries`;
+  const raw = new Client({ node });
+  const ann = { tenantId: uniqueName('tenant'), endUserId: 'ann' };
+  const erasureAt = 1_800_000_000_000;
+  // Deliveries as schema 8 kept them: the job only in the body. The first is of a job accepted before the erasure
+  // whose report came after it.
+  const deliveries = [
+    { id: 'accepted-before', jobId: `job_${erasureAt - 5}_ann`, createdAt: erasureAt + 20 },
+    { id: 'accepted-after', jobId: `job_${erasureAt + 5}_ann`, createdAt: erasureAt + 20 },
+    { id: 'forgotten-job', jobId: `job_${erasureAt + 7}_ann`, createdAt: erasureAt + 20 },
+  ];
+
+  before(async function () {
+    this.timeout(30_000);
+    const mapping = webhookDeliveryMapping();
+    delete mapping.properties!['jobId'];
+    delete mapping.properties!['jobAcceptedAt'];
+    mapping._meta = { schemaVersion: 8 };
+    await raw.indices.create({ index, mappings: mapping, settings: { number_of_replicas: 0 } });
+    const operations = deliveries.flatMap(({ id, jobId, createdAt }) => [
+      { index: { _index: index, _id: documentId(ann.tenantId, 'wh_1', id) } },
+      {
+        id, ...ann, webhookId: 'wh_1', endpointKey: `${ann.tenantId}\nwh_1`, eventType: 'job.completed', body: JSON.stringify({ type: 'job.completed', data: { jobId } }),
+        state: 'delivered', attempts: 1, nextAttemptAt: null, lastStatus: 200, lastError: null, retryUntil: createdAt + 1, createdAt, updatedAt: createdAt,
+      },
+    ]);
+    await raw.bulk({ operations, refresh: true });
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    if (skippedForEngine(this)) return;
+    await dropElasticsearchStores(options);
+    await raw.close();
+  });
+
+  it('indexes the job each delivery\'s body names and its accept time, so forgetting a job or an erasure finds the deliveries from before, and expunges them', async function () {
+    this.timeout(30_000);
+    const stores = await openElasticsearchStores(options);
+    try {
+      const { mappings } = (await raw.indices.getMapping({ index }))[index]!;
+      expect(mappings.properties!['jobId']).to.deep.equal({ type: 'keyword' });
+      expect(mappings.properties!['jobAcceptedAt']).to.deep.equal({ type: 'long' });
+      expect(mappings._meta).to.deep.equal({ schemaVersion: SCHEMA_VERSION });
+      const settings = (await raw.indices.getSettings({ index, flat_settings: true }))[index]!.settings as Record<string, unknown>;
+      expect(settings['index.merge.policy.expunge_deletes_allowed'], 'an expunging merge takes every segment with a deletion').to.equal('0');
+      expect(await stores.webhooks.forgetJobs(ann, [deliveries[2]!.jobId])).to.equal(1);
+      expect(await stores.webhooks.forgetUser(ann, erasureAt), 'the job accepted before the erasure, reported after it').to.equal(1);
+      expect((await stores.webhooks.listDeliveries(ann.tenantId, 'wh_1', 10)).map((d) => d.id)).to.deep.equal(['accepted-after']);
     } finally {
       await stores.close();
     }

@@ -1,9 +1,10 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { LexicalSource } from '@memory/lexical';
-import { jobIdOfRecord, type StoredResponse, type TimedSource } from '@memory/ports';
+import { jobIdOfRecord, type StoredResponse, type TimedSource, type WebhookDelivery } from '@memory/ports';
 import { call, failureError, type Family } from './errors.js';
 import { lexicalFields, timesBytes, vectorBytes } from './memory-document.js';
 import { SCHEMA_VERSION } from './templates.js';
+import { jobFieldsOf } from './webhook-store.js';
 
 const BACKFILL_PAGE = 500;
 /** How long a scroll's snapshot is kept between two pages of a backfill. */
@@ -88,35 +89,47 @@ export async function fillDerivedFields(client: Client, index: string): Promise<
 /**
  * Indexes the job id of the idempotency records written before schema 8 mapped it (their _source holds it, unindexed),
  * so that forgetting a job finds them; a completed record that kept none (a PATCH's) gets the one its answer names,
- * as a completion now writes it (jobIdOfRecord). Each record is written again whole, conditional on the version read:
- * one that lost to a concurrent claim or completion was written under the new mapping. One pass over a scroll's
- * snapshot, since a record that names no job (a claim without one, still being answered) stays unindexed and would be
- * found again by every search.
+ * as a completion now writes it (jobIdOfRecord). A record that names no job (a claim without one, still being
+ * answered) stays as it is.
  */
-export async function fillIdempotencyJobIds(client: Client, index: string): Promise<void> {
-  const what = `index the job ids of the idempotency records in ${index}`;
-  await call('IDEMPOTENCY', `${what}: refresh`, () => client.indices.refresh({ index }));
-  let page = await call('IDEMPOTENCY', what, () =>
-    client.search<IdempotencySource>({
-      index,
-      scroll: SCROLL_KEEP_ALIVE,
-      size: BACKFILL_PAGE,
-      query: { bool: { must_not: [{ exists: { field: 'jobId' } }] } },
-      seq_no_primary_term: true,
-    }),
+export function fillIdempotencyJobIds(client: Client, index: string): Promise<void> {
+  return rewriteUnfilled<IdempotencySource>(client, 'IDEMPOTENCY', `index the job ids of the idempotency records in ${index}`, index, 'jobId', (source) => {
+    const jobId = jobIdOfRecord(source);
+    return jobId === null ? null : { ...source, jobId };
+  });
+}
+
+/**
+ * Indexes the job of the webhook deliveries written before schema 9 (the job their body names) and its accept time,
+ * so that forgetting a job finds its deliveries and an erasure those of the jobs accepted before it.
+ */
+export function fillDeliveryJobs(client: Client, index: string): Promise<void> {
+  return rewriteUnfilled<DeliverySource>(client, 'WEBHOOK', `index the jobs of the webhook deliveries in ${index}`, index, 'jobAcceptedAt', (source) => ({ ...source, ...jobFieldsOf(source) }));
+}
+
+/**
+ * Writes again, whole, each document of the index that lacks `field`, as `rewrite` makes it (null: left as it is).
+ * Each write is conditional on the version read: one that lost to a concurrent writer was written under the new
+ * mapping. One pass over a scroll's snapshot, since a document `rewrite` leaves alone would be found again by every
+ * search.
+ */
+async function rewriteUnfilled<T>(client: Client, family: Family, what: string, index: string, field: string, rewrite: (source: T) => T | null): Promise<void> {
+  await call(family, `${what}: refresh`, () => client.indices.refresh({ index }));
+  let page = await call(family, what, () =>
+    client.search<T>({ index, scroll: SCROLL_KEEP_ALIVE, size: BACKFILL_PAGE, query: { bool: { must_not: [{ exists: { field } }] } }, seq_no_primary_term: true }),
   );
   try {
     while (page.hits.hits.length > 0) {
       const operations = page.hits.hits.flatMap((hit) => {
-        const jobId = jobIdOfRecord(hit._source!);
-        return jobId === null ? [] : [{ index: { _index: index, _id: hit._id!, if_seq_no: hit._seq_no!, if_primary_term: hit._primary_term! } }, { ...hit._source!, jobId }];
+        const document = rewrite(hit._source!);
+        return document === null ? [] : [{ index: { _index: index, _id: hit._id!, if_seq_no: hit._seq_no!, if_primary_term: hit._primary_term! } }, document];
       });
       if (operations.length > 0) {
-        const result = await call('IDEMPOTENCY', what, () => client.bulk({ operations, refresh: false }));
-        throwBulkFailures('IDEMPOTENCY', result, (id) => `${what} (${id})`);
+        const result = await call(family, what, () => client.bulk({ operations, refresh: false }));
+        throwBulkFailures(family, result, (id) => `${what} (${id})`);
       }
       const scrollId = page._scroll_id!;
-      page = await call('IDEMPOTENCY', what, () => client.scroll<IdempotencySource>({ scroll_id: scrollId, scroll: SCROLL_KEEP_ALIVE }));
+      page = await call(family, what, () => client.scroll<T>({ scroll_id: scrollId, scroll: SCROLL_KEEP_ALIVE }));
     }
   } finally {
     // The snapshot would otherwise hold its segments until the keep-alive ends.
@@ -127,6 +140,9 @@ export async function fillIdempotencyJobIds(client: Client, index: string): Prom
 
 /** What the idempotency backfill reads of a record: the fields jobIdOfRecord looks at, and the rest it writes back. */
 type IdempotencySource = { response: StoredResponse | null; jobId?: string | null } & Record<string, unknown>;
+
+/** What the deliveries backfill reads of a delivery: the fields jobFieldsOf looks at, and the rest it writes back. */
+type DeliverySource = Pick<WebhookDelivery, 'jobId' | 'body' | 'createdAt'> & Record<string, unknown>;
 
 /**
  * Throws the first failure of a backfill's bulk write, leaving out version conflicts: a document a concurrent writer

@@ -40,11 +40,11 @@ export async function openElasticsearchStores(options: ElasticsearchStoresOption
   const names = indexNames(settings.prefix);
   const vectors = new ElasticsearchVectorStore(shared, names.memories, settings);
   const centroids = new ElasticsearchCentroidStore(shared, { centroids: names.centroids, members: names.centroidMembers }, settings.expungeDelayMs);
-  const jobs = new ElasticsearchJobStore(shared, names.jobs);
+  const jobs = new ElasticsearchJobStore(shared, names.jobs, settings.expungeDelayMs);
   const keys = new ElasticsearchKeyStore(shared, names.keys, settings.expungeDelayMs);
-  const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency);
-  const webhooks = new ElasticsearchWebhookStore(shared, { endpoints: names.webhooks, deliveries: names.webhookDeliveries });
-  const webhookJobs = new ElasticsearchJobStore(shared, names.webhookJobs);
+  const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency, settings.expungeDelayMs);
+  const webhooks = new ElasticsearchWebhookStore(shared, { endpoints: names.webhooks, deliveries: names.webhookDeliveries }, settings.expungeDelayMs);
+  const webhookJobs = new ElasticsearchJobStore(shared, names.webhookJobs, settings.expungeDelayMs);
   // The stores hold their own references now; the pool closes with the last of them.
   await shared.release();
   return {

@@ -42,7 +42,7 @@ export interface ElasticsearchStoresOptions {
    * caller sees UNAVAILABLE; default 3. Conditional writes (jobs, centroids) are never resent (see documents.ts).
    */
   maxRetries?: number;
-  /** How long after a deletion the merge that expunges deleted memories, keys and centroids is asked for; default 70 s (README.md). */
+  /** How long after a deletion the merge that expunges what forgetting deleted (memories, keys, centroids, job, idempotency and webhook records) is asked for; default 70 s (README.md). */
   expungeDelayMs?: number;
 }
 

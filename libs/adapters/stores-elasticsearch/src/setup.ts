@@ -1,7 +1,7 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
 import { call, engineError } from './errors.js';
-import { fillDerivedFields, fillIdempotencyJobIds, migrateIndex } from './migrate.js';
+import { fillDeliveryJobs, fillDerivedFields, fillIdempotencyJobIds, migrateIndex } from './migrate.js';
 import { indexNames } from './names.js';
 import type { ElasticsearchStoresSettings } from './options.js';
 import { indexTemplates } from './templates.js';
@@ -23,6 +23,7 @@ export async function ensureIndices(client: Client, settings: ElasticsearchStore
   const fills: Record<string, () => Promise<void>> = {
     [names.memories]: () => fillDerivedFields(client, names.memories),
     [names.idempotency]: () => fillIdempotencyJobIds(client, names.idempotency),
+    [names.webhookDeliveries]: () => fillDeliveryJobs(client, names.webhookDeliveries),
   };
   await Promise.all(
     indexTemplates(settings).map(async (template) => {

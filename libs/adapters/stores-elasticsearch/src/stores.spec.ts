@@ -209,35 +209,83 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(await stores.centroids.members(scope, ['m1', 'm2'])).to.deep.equal(new Map([['m1', null], ['m2', corrected]]));
     });
 
-    it('leaves no byte of a deleted memory in the index files once the expunging merge has run', async function () {
-      this.timeout(120_000);
-      // Where this node keeps its files: only readable when the node runs on this machine (the local engines do).
+    /**
+     * The bytes of an index's files, or null when they cannot be read here: only when the node runs on this machine
+     * (the local engines do).
+     */
+    const indexFiles = async (index: string): Promise<(() => Buffer) | null> => {
       const fs = await raw.nodes.stats({ node_id: '_local', metric: 'fs' });
       const dataPath = Object.values(fs.nodes)[0]?.fs?.data?.[0]?.path;
-      const index = `${options.prefix}-memories`;
       const uuid = (await raw.indices.getSettings({ index }))[index]?.settings?.index?.uuid;
       const indexDir = dataPath && uuid ? join(dataPath, 'indices', uuid) : null;
-      if (!indexDir || !existsSync(indexDir)) return this.skip();
-      const bytes = () => Buffer.concat(readdirSync(indexDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => readFileSync(join(f.parentPath, f.name))));
+      if (!indexDir || !existsSync(indexDir)) return null;
+      return () => Buffer.concat(readdirSync(indexDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => readFileSync(join(f.parentPath, f.name))));
+    };
+
+    /**
+     * Writes documents holding `word` and others in one large segment, as documents end up once merges have run (a
+     * deletion under a tenth of that segment's documents, which Elasticsearch's default expunge leaves alone), then
+     * deletes those holding the word and waits until no file of the index holds it.
+     */
+    const expectExpunged = async (index: string, word: string, steps: { write(): Promise<void>; remove(): Promise<void> }) => {
+      const bytes = await indexFiles(index);
+      if (!bytes) return false;
+      await steps.write();
+      await raw.indices.forcemerge({ index, max_num_segments: 1 });
+      await raw.indices.flush({ index });
+      expect(bytes().includes(Buffer.from(word)), 'the check finds a stored word').to.equal(true);
+      await steps.remove();
+      const deadline = Date.now() + 100_000;
+      for (;;) {
+        await raw.indices.flush({ index });
+        if (!bytes().includes(Buffer.from(word))) return true;
+        if (Date.now() > deadline) expect.fail(`"${word}" still in the files of ${index} 100 s after its delete`);
+        await new Promise((r) => setTimeout(r, 2_000));
+      }
+    };
+
+    it('leaves no byte of a deleted memory in the index files once the expunging merge has run', async function () {
+      this.timeout(120_000);
       const quick = await openElasticsearchStores({ ...options, expungeDelayMs: 35_000 });
       try {
         const scope = freshScope();
         const word = `capybaralantern${Date.now()}`;
-        await quick.vectors.upsert([{ ...memoryRecord(scope, 'm-gone', DIMS), content: `the ${word} is gone`, originalContent: `the ${word} is gone` }]);
-        // In one large segment with others, as a memory ends up once merges have run: its deletion is under a tenth
-        // of that segment's documents, which Elasticsearch's default expunge leaves alone.
-        await quick.vectors.upsert(Array.from({ length: 40 }, (_, i) => memoryRecord(scope, `m-kept-${i}`, DIMS)));
-        await raw.indices.forcemerge({ index, max_num_segments: 1 });
-        await raw.indices.flush({ index });
-        expect(bytes().includes(Buffer.from(word)), 'the check finds a stored word').to.equal(true);
-        expect(await quick.vectors.delete(scope, ['m-gone'])).to.equal(1);
-        const deadline = Date.now() + 100_000;
-        for (;;) {
-          await raw.indices.flush({ index });
-          if (!bytes().includes(Buffer.from(word))) break;
-          if (Date.now() > deadline) expect.fail(`"${word}" still in the files of ${index} 100 s after its delete`);
-          await new Promise((r) => setTimeout(r, 2_000));
-        }
+        const expunged = await expectExpunged(`${options.prefix}-memories`, word, {
+          write: async () => {
+            await quick.vectors.upsert([{ ...memoryRecord(scope, 'm-gone', DIMS), content: `the ${word} is gone`, originalContent: `the ${word} is gone` }]);
+            await quick.vectors.upsert(Array.from({ length: 40 }, (_, i) => memoryRecord(scope, `m-kept-${i}`, DIMS)));
+          },
+          remove: async () => void expect(await quick.vectors.delete(scope, ['m-gone'])).to.equal(1),
+        });
+        if (!expunged) this.skip();
+      } finally {
+        await quick.close();
+      }
+    });
+
+    it('leaves no byte of a forgotten job\'s Idempotency-Key record (a PDF answer naming the file) in the index files once the expunging merge has run', async function () {
+      this.timeout(120_000);
+      const quick = await openElasticsearchStores({ ...options, expungeDelayMs: 35_000 });
+      try {
+        const scope = freshScope();
+        const word = `wombatinvoice${Date.now()}`;
+        const answer = (jobId: string, file: string) => ({ status: 202, body: { status: 'Accepted', jobId, storagePath: `acme/${scope.endUserId}/${jobId}/${file}.pdf` } });
+        const answered = async (key: string, jobId: string, file: string) => {
+          const claimed = await quick.idempotency.claim(scope, key, { fingerprint: `fp-${key}`, now: Date.now(), leaseMs: 60_000, ttlMs: 86_400_000, jobId });
+          if (claimed.state !== 'claimed') expect.fail(`claim of ${key}: ${claimed.state}`);
+          expect(await quick.idempotency.complete(scope, key, claimed.claim, answer(jobId, file), { now: Date.now(), ttlMs: 86_400_000 })).to.equal(true);
+        };
+        // The job id carries the word too: the answer lives in _source, whose compression hides a word from a byte
+        // search, where the indexed job id is found; either goes only when the merge drops the deleted document.
+        const gone = `doc_job_1_${word}`;
+        const expunged = await expectExpunged(`${options.prefix}-idempotency`, word, {
+          write: async () => {
+            await answered('gone', gone, word);
+            for (let i = 0; i < 40; i++) await answered(`kept-${i}`, `doc_job_1_kept${i}`, `kept-${i}`);
+          },
+          remove: async () => void expect(await quick.idempotency.forgetJobs(scope, [gone])).to.equal(1),
+        });
+        if (!expunged) this.skip();
       } finally {
         await quick.close();
       }

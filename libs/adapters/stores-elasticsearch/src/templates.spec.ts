@@ -65,21 +65,29 @@ describe('index templates', () => {
     expect(Object.keys(keys.request.template!.mappings!.properties!)).to.not.include('key');
   });
 
-  it('has an expunging merge take every segment holding a deleted memory, key or centroid, in new indices and as older ones migrate (schema 7)', () => {
-    expect(SCHEMA_VERSION).to.be.at.least(7);
+  it('has an expunging merge take every segment holding a deleted memory, key, centroid, job, idempotency or webhook record, in new indices and as older ones migrate (schemas 7, 9)', () => {
+    expect(SCHEMA_VERSION).to.be.at.least(9);
     const templates = indexTemplates(settings({ prefix: 'memory-a' }));
     const expunging = templates.filter((t) => t.request.template!.settings!['merge.policy.expunge_deletes_allowed'] === 0).map((t) => t.name);
-    expect(expunging).to.deep.equal(['memory-a-memories', 'memory-a-centroids', 'memory-a-keys']);
+    expect(expunging).to.deep.equal(['memories', 'centroids', 'jobs', 'keys', 'idempotency', 'webhooks', 'webhook-deliveries', 'webhook-jobs'].map((kind) => `memory-a-${kind}`));
     expect(templates.filter((t) => t.migratedSettings).map((t) => [t.name, t.migratedSettings])).to.deep.equal(
       expunging.map((name) => [name, { 'merge.policy.expunge_deletes_allowed': 0 }]),
     );
   });
 
   it('maps the job an idempotency record names, so forgetting the job finds it; the fingerprint and the answer stay unindexed (schema 8)', () => {
-    expect(SCHEMA_VERSION).to.equal(8);
+    expect(SCHEMA_VERSION).to.be.at.least(8);
     const properties = idempotencyMapping().properties!;
     expect(properties['jobId']).to.deep.equal({ type: 'keyword' });
     expect(Object.keys(properties).sort()).to.deep.equal(['endUserId', 'expiresAt', 'jobId', 'tenantId']);
+  });
+
+  it('maps the job a webhook delivery is about and its accept time, so forgetting the job or an erasure finds it; the body stays unindexed (schema 9)', () => {
+    expect(SCHEMA_VERSION).to.equal(9);
+    const properties = webhookDeliveryMapping().properties!;
+    expect(properties['jobId']).to.deep.equal({ type: 'keyword' });
+    expect(properties['jobAcceptedAt']).to.deep.equal({ type: 'long' });
+    expect(Object.keys(properties)).to.not.include('body');
   });
 
   it('sets shards, replicas (auto-expanding by default) and the memories refresh interval from the options', () => {

@@ -10,9 +10,12 @@ import type { ElasticsearchStoresSettings } from './options.js';
  * before carry none; the delivery log's retention removes them). 5: vectorBytes (filled from each memory's vector).
  * 6: timesBytes (filled from each memory's creation and event times). 7: the memories, keys and centroids indices
  * expunge every deleted document (a dynamic setting, put on older indices as they migrate). 8: jobId of idempotency
- * records (filled from each record's _source, or its answer), so forgetting a job finds its records.
+ * records (filled from each record's _source, or its answer), so forgetting a job finds its records. 9: the jobs,
+ * idempotency and webhook indices expunge every deleted document too (what forgetting deletes there can name a file);
+ * jobId and jobAcceptedAt of webhook deliveries (filled from each delivery's body), so forgetting a job finds its
+ * deliveries and an erasure those of the jobs accepted before it.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -169,12 +172,26 @@ export function webhookMapping(): estypes.MappingTypeMapping {
   return { dynamic: false, _meta: { schemaVersion: SCHEMA_VERSION }, properties: { tenantId: keyword, id: keyword, createdAt: { type: 'long' } } };
 }
 
-/** Webhook deliveries: the log of an endpoint (by creation) and the due queue (pending, by next attempt). */
+/**
+ * Webhook deliveries: the log of an endpoint (by creation), the due queue (pending, by next attempt), and what
+ * forgetting selects (by job, by the job's accept time).
+ */
 export function webhookDeliveryMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION },
-    properties: { tenantId: keyword, endUserId: keyword, webhookId: keyword, endpointKey: keyword, id: keyword, state: keyword, nextAttemptAt: { type: 'long' }, createdAt: { type: 'long' } },
+    properties: {
+      tenantId: keyword,
+      endUserId: keyword,
+      webhookId: keyword,
+      endpointKey: keyword,
+      id: keyword,
+      state: keyword,
+      nextAttemptAt: { type: 'long' },
+      createdAt: { type: 'long' },
+      jobId: keyword,
+      jobAcceptedAt: { type: 'long' },
+    },
   };
 }
 
@@ -203,6 +220,11 @@ function template(name: string, settings: estypes.IndicesIndexSettings, mappings
   };
 }
 
+/** The template of an index whose deleted documents an expunging merge must take, new or migrated. */
+function expunging(name: string, settings: ElasticsearchStoresSettings, mappings: estypes.MappingTypeMapping): IndexTemplate {
+  return template(name, indexSettings(settings, EXPUNGE_EVERY_DELETION), mappings, EXPUNGE_EVERY_DELETION);
+}
+
 /**
  * The composable index templates of every index of one prefix. An index is created from its template, and one
  * deleted by hand comes back with the right mapping when the next write creates it again.
@@ -211,15 +233,16 @@ export function indexTemplates(settings: ElasticsearchStoresSettings): IndexTemp
   const names = indexNames(settings.prefix);
   return [
     // An explicit refresh interval also keeps the index from going search-idle, so 'wait_for' never waits longer.
-    // The memories, the keys and the centroids are what forgetting deletes (DelayedExpunge).
+    // What forgetting deletes from these can hold content or name a file, so it is expunged (DelayedExpunge); the
+    // centroid members hold ids only.
     template(names.memories, indexSettings(settings, { refresh_interval: settings.refreshInterval, ...EXPUNGE_EVERY_DELETION }), memoryMapping(settings), EXPUNGE_EVERY_DELETION),
-    template(names.centroids, indexSettings(settings, EXPUNGE_EVERY_DELETION), centroidMapping(), EXPUNGE_EVERY_DELETION),
+    expunging(names.centroids, settings, centroidMapping()),
     template(names.centroidMembers, indexSettings(settings), centroidMemberMapping()),
-    template(names.jobs, indexSettings(settings), jobMapping()),
-    template(names.keys, indexSettings(settings, EXPUNGE_EVERY_DELETION), keyMapping(), EXPUNGE_EVERY_DELETION),
-    template(names.idempotency, indexSettings(settings), idempotencyMapping()),
-    template(names.webhooks, indexSettings(settings), webhookMapping()),
-    template(names.webhookDeliveries, indexSettings(settings), webhookDeliveryMapping()),
-    template(names.webhookJobs, indexSettings(settings), jobMapping()),
+    expunging(names.jobs, settings, jobMapping()),
+    expunging(names.keys, settings, keyMapping()),
+    expunging(names.idempotency, settings, idempotencyMapping()),
+    expunging(names.webhooks, settings, webhookMapping()),
+    expunging(names.webhookDeliveries, settings, webhookDeliveryMapping()),
+    expunging(names.webhookJobs, settings, jobMapping()),
   ];
 }

@@ -1,7 +1,8 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import type { Scope, WebhookDelivery, WebhookEndpoint, WebhookStore } from '@memory/ports';
+import { deliveryAcceptedAt, jobIdOfDelivery, type Scope, type WebhookDelivery, type WebhookEndpoint, type WebhookStore } from '@memory/ports';
 import type { SharedClient } from './client.js';
+import { DelayedExpunge } from './delayed-expunge.js';
 import { deleteMatching } from './delete-matching.js';
 import { readDocument, writeIfUnchanged } from './documents.js';
 import { call, engineError } from './errors.js';
@@ -10,14 +11,24 @@ import { retryOnConflict } from './retry-conflicts.js';
 
 const FAMILY = 'WEBHOOK';
 const MAX_ENDPOINTS = 1_000;
-/** A delivery as indexed: with its endpoint's key, tenant included, for the due queue to collapse on. */
-type DeliveryDocument = WebhookDelivery & { endpointKey: string };
+/**
+ * A delivery as indexed: with its endpoint's key, tenant included, for the due queue to collapse on, and its job's
+ * accept time, for an erasure to select by (schema 9; deliveries from before get both job fields at the next open).
+ */
+type DeliveryDocument = WebhookDelivery & { endpointKey: string; jobAcceptedAt?: number };
 const endpointKeyOf = (delivery: WebhookDelivery) => `${delivery.tenantId}\n${delivery.webhookId}`;
-const asDocument = (delivery: WebhookDelivery): DeliveryDocument => ({ ...delivery, endpointKey: endpointKeyOf(delivery) });
+const asDocument = (delivery: WebhookDelivery): DeliveryDocument => ({ ...delivery, endpointKey: endpointKeyOf(delivery), ...jobFieldsOf(delivery) });
 function asDelivery(document: DeliveryDocument): WebhookDelivery {
-  const { endpointKey: _, ...delivery } = document;
+  const { endpointKey: _, jobAcceptedAt: _acceptedAt, ...delivery } = document;
   return delivery;
 }
+
+/** The indexed job fields of a delivery: the job it is about and when that job was accepted. */
+export function jobFieldsOf(delivery: Pick<WebhookDelivery, 'jobId' | 'body' | 'createdAt'>): { jobId?: string; jobAcceptedAt: number } {
+  const jobId = jobIdOfDelivery(delivery);
+  return { ...(jobId === null ? {} : { jobId }), jobAcceptedAt: deliveryAcceptedAt(delivery) };
+}
+
 const status = (error: unknown) => (error instanceof errors.ResponseError ? error.meta.statusCode : undefined);
 
 /**
@@ -30,13 +41,17 @@ const status = (error: unknown) => (error instanceof errors.ResponseError ? erro
  */
 export class ElasticsearchWebhookStore implements WebhookStore {
   private readonly client: Client;
+  /** Forgetting leaves no deleted delivery (ids of the end user and their jobs) or endpoint (secrets) in the files. */
+  private readonly expunge: { endpoints: DelayedExpunge; deliveries: DelayedExpunge };
   private closed = false;
 
   constructor(
     private readonly shared: SharedClient,
     private readonly indices: { endpoints: string; deliveries: string },
+    expungeDelayMs: number,
   ) {
     this.client = shared.acquire();
+    this.expunge = { endpoints: new DelayedExpunge(this.client, indices.endpoints, expungeDelayMs), deliveries: new DelayedExpunge(this.client, indices.deliveries, expungeDelayMs) };
   }
 
   async createEndpoint(endpoint: WebhookEndpoint): Promise<void> {
@@ -119,11 +134,20 @@ export class ElasticsearchWebhookStore implements WebhookStore {
   }
 
   forgetUser(scope: Scope, before: number): Promise<number> {
-    checkTenant(scope.tenantId);
-    this.checkOpen();
-    return deleteMatching(this.client, FAMILY, `forget the webhook deliveries of ${scope.tenantId}/${scope.endUserId}`, this.indices.deliveries, {
-      bool: { filter: [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }, { range: { createdAt: { lt: before } } }] },
-    });
+    // A delivery an old writer left without its job's accept time is selected by its creation, as before schema 9.
+    const acceptedBefore = {
+      bool: {
+        should: [{ range: { jobAcceptedAt: { lt: before } } }, { bool: { must_not: [{ exists: { field: 'jobAcceptedAt' } }], filter: [{ range: { createdAt: { lt: before } } }] } }],
+        minimum_should_match: 1,
+      },
+    };
+    return this.forgetDeliveries(`forget the webhook deliveries of ${scope.tenantId}/${scope.endUserId}`, scope, acceptedBefore);
+  }
+
+  forgetJobs(scope: Scope, jobIds: string[]): Promise<number> {
+    const forgotten = [...new Set(jobIds)];
+    if (forgotten.length === 0) return Promise.resolve(0);
+    return this.forgetDeliveries(`forget the webhook deliveries of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, scope, { terms: { jobId: forgotten } });
   }
 
   removeSettledBefore(before: number): Promise<number> {
@@ -137,13 +161,28 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     checkTenant(tenantId);
     this.checkOpen();
     const endpoints = await deleteMatching(this.client, FAMILY, `forget the webhooks of tenant ${tenantId}`, this.indices.endpoints, { term: { tenantId } });
-    return endpoints + (await deleteMatching(this.client, FAMILY, `forget the webhook deliveries of tenant ${tenantId}`, this.indices.deliveries, { term: { tenantId } }));
+    if (endpoints > 0) this.expunge.endpoints.schedule();
+    const deliveries = await deleteMatching(this.client, FAMILY, `forget the webhook deliveries of tenant ${tenantId}`, this.indices.deliveries, { term: { tenantId } });
+    if (deliveries > 0) this.expunge.deliveries.schedule();
+    return endpoints + deliveries;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.expunge.endpoints.cancel();
+    this.expunge.deliveries.cancel();
     await this.shared.release();
+  }
+
+  /** Deletes one end user's deliveries that match the query, and has the deleted ones expunged from the files. */
+  private async forgetDeliveries(what: string, scope: Scope, query: estypes.QueryDslQueryContainer): Promise<number> {
+    checkTenant(scope.tenantId);
+    this.checkOpen();
+    const filter = [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }, query];
+    const deleted = await deleteMatching(this.client, FAMILY, what, this.indices.deliveries, { bool: { filter } });
+    if (deleted > 0) this.expunge.deliveries.schedule();
+    return deleted;
   }
 
   private async search(what: string, query: estypes.QueryDslQueryContainer, sort: estypes.Sort, size: number, collapse?: estypes.SearchFieldCollapse): Promise<WebhookDelivery[]> {

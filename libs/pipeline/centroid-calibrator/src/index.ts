@@ -1,6 +1,6 @@
 import type { StageSpec, Emit, Incoming } from '@memory/pipeline-runtime';
 import { progress } from '@memory/pipeline-runtime';
-import { contentKeyId, type MemoryCommitted } from '@memory/contracts';
+import { contentKeyId, memoryOfContentKey, type MemoryCommitted } from '@memory/contracts';
 import type { Centroid, CentroidMember, CentroidStore, Keyring, Scope, VectorStore } from '@memory/ports';
 import { addMembers, centroidDirection, emptyCentroid, replaceMember } from './centroid-math.js';
 import { recomputeCentroid, whileCentroidChanged } from './recompute.js';
@@ -72,6 +72,13 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
       const update = updates.get(item);
       return update ? [update, done] : [done];
     });
+  },
+  // A commit that no longer opens is of a forgotten memory: if an earlier delivery folded it in and stopped before its
+  // check of the tombstones, the centroid still counts it among its members, and is recomputed from the store.
+  async takeBackForgotten(scope, records, { centroids, vectors }) {
+    const ids = records.map(({ keyId }) => memoryOfContentKey(keyId)).filter((id): id is string => id !== null);
+    if (ids.length === 0) return;
+    if ((await centroids.members(scope, ids)).size > 0) await recomputeCentroid(scope, { vectors, centroids });
   },
 };
 

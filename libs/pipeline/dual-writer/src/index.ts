@@ -1,8 +1,8 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
 import { progress, updateOfForgottenMemory } from '@memory/pipeline-runtime';
-import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, userKey, type MemoryEnriched } from '@memory/contracts';
+import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, memoryOfContentKey, userKey, type MemoryEnriched } from '@memory/contracts';
 import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
-import { deleteOrphans, removeMemories } from '@memory/stage-forgetter';
+import { deleteOrphans, memoriesHeld, removeMemories } from '@memory/stage-forgetter';
 import { nextVersion } from './versions.js';
 
 export * from './versions.js';
@@ -90,7 +90,8 @@ export function toGraph(e: MemoryEnriched): { nodes: GraphNode[]; edges: GraphEd
 /**
  * A memory forgotten after this batch was decoded (its key destroyed meanwhile) may have been written after the
  * forgetter removed what was there: checking the tombstones after writing, and removing such memories again, closes
- * that window. Returns the ids taken back.
+ * that window (a batch that stops before this check is taken back when it comes again: the stage's takeBackForgotten).
+ * Returns the ids taken back.
  */
 async function takeBackForgotten(memories: MemoryEnriched[], deps: DualWriterDeps): Promise<Set<string>> {
   const taken = new Set<string>();
@@ -211,5 +212,12 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       },
       progress('dual-writer', value, { partIndex: value.partIndex, partCount: value.partCount }),
     ]);
+  },
+  // A record that no longer opens seals a forgotten memory (the update of one included): what an earlier delivery
+  // wrote of it and did not take back goes from every store.
+  async takeBackForgotten(scope, records, deps) {
+    const ids = records.map(({ keyId }) => memoryOfContentKey(keyId)).filter((id): id is string => id !== null);
+    const held = await memoriesHeld(scope, ids, deps);
+    if (held.length > 0) await removeMemories(scope, held, deps);
   },
 };

@@ -6,6 +6,7 @@ import {
 } from '@memory/ports';
 import { recomputeCentroid } from '@memory/stage-centroid-calibrator';
 import { removeMemories, type MemoryStores } from './remove-memories.js';
+import type { WebhookRecords } from './webhook-records.js';
 
 export interface ForgetDeps extends MemoryStores {
   centroids: CentroidStore;
@@ -14,8 +15,8 @@ export interface ForgetDeps extends MemoryStores {
   keys: Pick<Keyring, 'forget' | 'erase' | 'scrub'>;
   /** The end user's idempotency records, when the process keeps them. */
   idempotency?: Pick<IdempotencyStore, 'forgetUser' | 'forgetJobs'>;
-  /** Webhook deliveries about the end user's jobs (ids, no content), when the process keeps them. */
-  webhooks?: { forgetUser(scope: Scope, before: number): Promise<number> };
+  /** Webhook deliveries about the end user's jobs (ids, no content) and the dispatcher's job records, when the process keeps them. */
+  webhooks?: WebhookRecords;
 }
 
 const LOG_NOTE = (keys: number) =>
@@ -26,7 +27,8 @@ const LOG_NOTE = (keys: number) =>
  * centroid (recomputed without them), blobs (originals, previews, PDFs of jobs with nothing left), job records and
  * idempotency records (an end user's; a job's with nothing left; those of the updates of forgotten memories). The edge
  * destroyed the data keys before publishing the request; they are destroyed again here (a no-op, unless this is a
- * replay into a store that never saw the first destruction). Idempotent: a second run removes nothing and its
+ * replay into a store that never saw the first destruction), with those of the updates of forgotten memories, which
+ * only the forgetter can read from the memories' histories. Idempotent: a second run removes nothing and its
  * receipt says so.
  */
 export async function forget(request: ForgetRequested, deps: ForgetDeps): Promise<ForgetReceipt> {
@@ -38,16 +40,17 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
     ? [request.memoryId!]
     : (await deps.vectors.ids(scope)).filter((id) => id.startsWith(memoryIdPrefixOf(request.targetJobId!)));
   const keyIds = request.target === 'job' ? [request.targetJobId!] : [contentKeyId({ jobId: targetJob ?? '', memoryId: request.memoryId! })];
-  let keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, keyIds));
-
   // Before the memories go: their histories are the only place that names the updates that wrote them, and a retry
-  // of a forget interrupted after removing them would find nothing. Those jobs' records and Idempotency-Key records
-  // go with the memory, as its ingestion's do.
-  const { idempotency } = deps;
+  // of a forget interrupted after removing them would find nothing. Those jobs go with the memory, as its ingestion
+  // does: their keys first (they seal the updates' status reports, which name the memory, so no replay brings their
+  // records back), then their records and Idempotency-Key records.
   const updateJobs = await updateJobsOf(scope, memoryIds, deps.vectors);
+  let keysDestroyed = request.keysDestroyed + (await deps.keys.forget(scope, [...keyIds, ...updateJobs]));
+  const { idempotency } = deps;
   let jobRecords = updateJobs.length > 0 ? await deps.jobs.forget(scope.tenantId, updateJobs) : 0;
   let idempotencyRecords = 0;
   if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, updateJobs, idempotency);
+  let deliveries = deps.webhooks ? await deps.webhooks.forgetJobs(scope, updateJobs) : 0;
   const { memories, removed } = await removeMemories(scope, memoryIds, deps);
   const centroidMembers = memories > 0 ? await recomputeCentroid(scope, deps) : null;
 
@@ -63,6 +66,7 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
       blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId, targetJob));
       jobRecords += await deps.jobs.forget(scope.tenantId, [targetJob]);
       if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, [targetJob], idempotency);
+      if (deps.webhooks) deliveries += await deps.webhooks.forgetJobs(scope, [targetJob]);
       if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
     }
   }
@@ -72,6 +76,7 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
     { store: 'blobs', what: 'objects (originals, previews, PDFs)', count: blobs },
     { store: 'jobs', what: 'job records', count: jobRecords },
     ...(idempotency ? [{ store: 'idempotency', what: 'idempotency records', count: idempotencyRecords }] : []),
+    ...(deps.webhooks ? [{ store: 'webhooks', what: 'webhook deliveries about their jobs', count: deliveries }] : []),
     { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
   ], keysDestroyed);
 }

@@ -51,6 +51,23 @@ export async function removeMemories(scope: Scope, memoryIds: string[], stores: 
 }
 
 /**
+ * Which of these memories any of the stores holds, as a memory, an image descriptor or a memory node: a writer
+ * stopped between its writes (the dual-writer's are concurrent) can leave one in any of them. Reads only.
+ */
+export async function memoriesHeld(scope: Scope, memoryIds: string[], stores: MemoryStores): Promise<string[]> {
+  const ids = [...new Set(memoryIds)];
+  if (ids.length === 0) return [];
+  const [memories, visual, nodes] = await Promise.all([
+    stores.vectors.getWithoutVectors(scope, ids),
+    stores.visualVectors.getWithoutVectors(scope, ids),
+    stores.graph.getNodes(scope, ids.map(graphIds.memory)),
+  ]);
+  const held = new Set([...memories.map((memory) => memory.id), ...visual.map((memory) => memory.id)]);
+  const nodeIds = new Set(nodes.map((node) => node.id));
+  return ids.filter((id) => held.has(id) || nodeIds.has(graphIds.memory(id)));
+}
+
+/**
  * Deletes those of the candidate nodes that no `kind` edge touches any more (entities no memory mentions, documents
  * with no page): what removing or rewriting a memory leaves behind. Returns how many were deleted.
  */

@@ -45,10 +45,26 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
       entry.jobIds.push(status.jobId);
       jobsByUser.set(user, entry);
     }
-    await mapWithConcurrency([...jobsByUser.values()], LOOKUPS_IN_FLIGHT, async ({ scope, jobIds }) => {
-      const forgotten = await keys.forgotten(scope, jobIds);
-      if (forgotten.size > 0) await jobs.forget(scope.tenantId, [...forgotten]);
-    });
+    await mapWithConcurrency([...jobsByUser.values()], LOOKUPS_IN_FLIGHT, ({ scope, jobIds }) => forgetForgottenJobs(scope, jobIds, { jobs, keys }));
     return batch.map(() => []);
   },
+  // A report that no longer opens may be of a job an earlier delivery wrote and stopped before its check of the
+  // tombstones. Only the jobs forgotten themselves go: an update whose memory was forgotten in the pipeline keeps its
+  // Failed record (its ingest request, sealed with the memory's key, no longer opens either).
+  async takeBackForgotten(scope, records, deps) {
+    const jobIds = [...new Set(records.flatMap(({ jobId }) => (jobId === null ? [] : [jobId])))];
+    const held = await Promise.all(jobIds.map((jobId) => deps.jobs.get(scope.tenantId, jobId)));
+    const written = jobIds.filter((_, i) => held[i] !== null);
+    if (written.length > 0) await forgetForgottenJobs(scope, written, deps);
+  },
 };
+
+/**
+ * Removes the records of those of these jobs of one end user that are forgotten (their tombstones, an erasure), and
+ * returns those. Also the webhook dispatcher's check of its own projection of jobs.
+ */
+export async function forgetForgottenJobs(scope: Scope, jobIds: string[], { jobs, keys }: JobTrackerDeps): Promise<Set<string>> {
+  const forgotten = await keys.forgotten(scope, jobIds);
+  if (forgotten.size > 0) await jobs.forget(scope.tenantId, [...forgotten]);
+  return forgotten;
+}

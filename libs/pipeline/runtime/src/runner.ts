@@ -1,9 +1,9 @@
 import { AvroCodec, EVENTS, isDocumentJob, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobIdOfMemory, jobStatusOf, ownerOfUserKey, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
-import type { Consumer, EventLog, LogRecord, OutgoingRecord } from '@memory/ports';
+import type { Consumer, EventLog, LogRecord, OutgoingRecord, Scope } from '@memory/ports';
 import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
-import { FailedAfter, pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type Incoming, type StageSpec } from './stage.js';
+import { FailedAfter, pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type ForgottenRecord, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
 
@@ -164,8 +164,20 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   // A batch runs outside any HTTP request's context, whichever call woke the consumer: its log lines name their own records' ids.
   const handler = (records: LogRecord[]) => withRequestId(undefined, () => keyOrder.handle(records));
 
+  /** What the stage may have written of its forgotten records' subjects goes, one end user at a time (takeBackForgotten). */
+  const takeBackForgotten = async (forgotten: ForgottenOf[]) => {
+    if (!stage.takeBackForgotten) return;
+    const byUser = new Map<string, { scope: Scope; records: ForgottenRecord[] }>();
+    for (const { scope, record } of forgotten) {
+      const user = userKey(scope.tenantId, scope.endUserId);
+      byUser.set(user, { scope, records: [...(byUser.get(user)?.records ?? []), record] });
+    }
+    for (const { scope, records } of byUser.values()) await stage.takeBackForgotten(scope, records, stageDeps);
+  };
+
   const handleBatch = async (records: LogRecord[]) => {
     const decoded: Array<Incoming<In> | null> = [];
+    const forgotten: ForgottenOf[] = [];
     for (const record of records) {
       try {
         decoded.push(await decode(record));
@@ -175,7 +187,9 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
           // forgotten memory ends Failed and a PDF's forgotten page counts done, which only the record's clear
           // parts can say (the job id header, the forgotten key's id: see jobHeaders).
           decoded.push(null);
-          const end = reportsJobs ? endOfForgotten(forgottenSubject(record, error), stage.name) : null;
+          const subject = forgottenOf(record, error);
+          if (subject) forgotten.push(subject);
+          const end = reportsJobs && subject ? endOfForgotten(forgottenSubject(subject), stage.name) : null;
           if (end) await publish([{ emit: end.emit, requestId: requestIdOf(record) }]);
           continue;
         }
@@ -186,6 +200,8 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
         decoded.push(null);
       }
     }
+    // Before anything of the batch is committed: a failure here delivers the batch again.
+    if (forgotten.length > 0) await takeBackForgotten(forgotten);
     const good = decoded.filter((d): d is Incoming<In> => d !== null);
     if (good.length === 0) return;
     const attempts = { count: 1 };
@@ -230,17 +246,26 @@ function requestIdOf(record: LogRecord): string | undefined {
   return isRequestId(id) ? id : undefined;
 }
 
-/**
- * What an undecodable record sealed with a forgotten key says in clear: its job (the job-id header), its subject's
- * tenant and end user, and the forgotten key's id, which for a PDF's page is the page's memory id.
- */
-function forgottenSubject(record: LogRecord, error: unknown): { jobId?: string; tenantId?: unknown; endUserId?: unknown; memoryId?: string; partIndex?: number } {
+/** A record sealed with a forgotten key, as its clear parts name it: its subject's end user, the key's id, its job. */
+interface ForgottenOf {
+  scope: Scope;
+  record: ForgottenRecord;
+}
+
+/** The clear parts of an undecodable record: the KEY.FORGOTTEN error's subject (see keyForgotten) and the job-id header. */
+function forgottenOf(record: LogRecord, error: unknown): ForgottenOf | null {
   const { tenantId, endUserId, keyId } = (error as { details?: { tenantId?: unknown; endUserId?: unknown; keyId?: unknown } }).details ?? {};
-  const partIndex = typeof keyId === 'string' ? /_(\d+)$/.exec(keyId)?.[1] : undefined;
+  if (typeof tenantId !== 'string' || typeof endUserId !== 'string' || typeof keyId !== 'string') return null;
+  return { scope: { tenantId, endUserId }, record: { keyId, jobId: record.headers[JOB_ID_HEADER] ?? null } };
+}
+
+/** What endOfForgotten reads of a forgotten record: its job and end user, and for a PDF's page (the key's id is its memory id) the page. */
+function forgottenSubject({ scope, record }: ForgottenOf): { jobId?: string; tenantId: string; endUserId: string; memoryId?: string; partIndex?: number } {
+  const partIndex = /_(\d+)$/.exec(record.keyId)?.[1];
   return {
-    ...(record.headers[JOB_ID_HEADER] === undefined ? {} : { jobId: record.headers[JOB_ID_HEADER] }),
-    tenantId, endUserId,
-    ...(typeof keyId === 'string' && partIndex !== undefined ? { memoryId: keyId, partIndex: Number(partIndex) } : {}),
+    ...(record.jobId === null ? {} : { jobId: record.jobId }),
+    ...scope,
+    ...(partIndex === undefined ? {} : { memoryId: record.keyId, partIndex: Number(partIndex) }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { jobStatusOf, type EventName, type EventPayloads } from '@memory/contracts';
+import type { Scope } from '@memory/ports';
 
 /** One event a stage wants published; the runner frames it, keys it by tenant/end user and appends it durably. */
 export type Emit = { [N in EventName]: { event: N; value: EventPayloads[N] } }[EventName];
@@ -15,6 +16,15 @@ export interface Incoming<N extends EventName = EventName> {
   timestamp: number;
   /** The X-Request-Id of the request whose job this record belongs to, from its headers (REQUEST_ID_RECORD_HEADER). */
   requestId?: string;
+}
+
+/**
+ * What a record sealed with a forgotten key still says in clear: the key's id (see SEALED_EVENTS) and the record's
+ * job (its job-id header, null when it has none). Its tenant and end user come with it as a Scope.
+ */
+export interface ForgottenRecord {
+  keyId: string;
+  jobId: string | null;
 }
 
 /**
@@ -41,6 +51,14 @@ export interface StageSpec<In extends EventName, Deps> {
    */
   endUsersApart?: boolean;
   process(batch: Array<Incoming<In>>, deps: Deps): Promise<Emit[][]>;
+  /**
+   * For a stage that writes stores: removes what it may have written for the subjects of records it can no longer
+   * read (their keys destroyed), before the runner commits past them. An earlier delivery of such a record may have
+   * written after the forgetter removed what was there and stopped before its own check of the tombstones (a crash,
+   * an engine outage that sent the batch back to the log); skipped, it would stay in the stores for good. Called
+   * once per end user of a batch; must be idempotent, and write nothing when nothing is there.
+   */
+  takeBackForgotten?(scope: Scope, records: ForgottenRecord[], deps: Deps): Promise<void>;
 }
 
 /**
