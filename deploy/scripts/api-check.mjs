@@ -30,8 +30,14 @@ const service = spawn(process.execPath, ['--conditions=source', '--import', 'tsx
   env: { ...process.env, PORT: '0', MEMORY_DATA_DIR: dataDir, MEMORY_API_KEYS: `${apiKey}:api-check`, MEMORY_LOG_LEVEL: process.env.MEMORY_LOG_LEVEL ?? 'warn' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const stop = () => {
-  service.kill('SIGTERM');
+// memoryd writes into its data folder while it closes (a store marked for compaction is rewritten then), so the
+// folder is removed once it has exited, not while it is still writing there.
+const stop = async () => {
+  if (service.exitCode === null && service.signalCode === null) {
+    const exited = new Promise((resolve) => service.once('exit', resolve));
+    service.kill('SIGTERM');
+    await exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
 };
 
@@ -50,5 +56,5 @@ const st = spawn('st', ['run', `${url}/openapi.json`, '--header', `Authorization
   stdio: 'inherit',
 });
 const code = await new Promise((resolve) => st.once('exit', (status) => resolve(status ?? 1)));
-stop();
+await stop();
 process.exit(code);
