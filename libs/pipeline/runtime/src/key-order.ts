@@ -18,7 +18,10 @@ interface Part {
  * that becomes ready at the same moment goes to the stage in one call, in log order: the records of a busy key that
  * arrived in several small batches while its earlier batch ran are handled together, as the next batch would have
  * held them with one batch at a time, so the stage's calls still batch across records. When a part fails, the parts
- * waiting for it fail without running (the log delivers their batches again after it).
+ * waiting for it fail without running (the log delivers their batches again after it), but only once every earlier
+ * part they wait for has settled: until then they keep holding their keys, so a key that an earlier part is still
+ * running is never let go early, and a later batch of that key waits behind it (and fails with it) rather than
+ * running beside the earlier part or before the failed records are delivered again.
  */
 export class KeyOrder {
   private readonly holding = new Map<string, Part>();
@@ -78,12 +81,17 @@ export class KeyOrder {
     this.next();
   }
 
-  /** Starts, in one call, every queued part whose earlier parts are done or start with it; fails those behind a failure. */
+  /**
+   * Starts, in one call, every queued part whose earlier parts are done or start with it; fails those behind a
+   * failure once none of their earlier parts is still waiting or running (failing sooner would let go of a key one
+   * of those still holds: settle releases every key the part holds).
+   */
   private next(): void {
     const ready: Part[] = [];
     for (const part of [...this.queue]) {
       const failed = part.after.find((earlier) => earlier.state === 'failed');
       if (failed) {
+        if (part.after.some((earlier) => earlier.state === 'waiting' || earlier.state === 'running')) continue;
         this.queue.splice(this.queue.indexOf(part), 1);
         part.settle(failed.error);
       } else if (part.after.every((earlier) => earlier.state === 'done' || ready.includes(earlier))) {
