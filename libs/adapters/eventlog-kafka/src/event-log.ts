@@ -2,11 +2,11 @@ import { MemoryServiceError } from '@memory/platform';
 import type {
   AppendResult, Consumer, ConsumerOptions, EventLog, GroupLag, LogRecord, OffsetPosition, OutgoingRecord, TopicSpec,
 } from '@memory/ports';
-import { Kafka, logLevel, type Admin, type ITopicConfig, type RetryOptions } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type RetryOptions } from 'kafkajs';
 import { Appender } from './appender.js';
 import { BrokerAccess } from './broker-access.js';
 import { kafkaErrorType, mapKafkaError } from './error-map.js';
-import { KafkaGroupConsumer } from './group-consumer.js';
+import { JoinGate, KafkaGroupConsumer } from './group-consumer.js';
 import { kafkaLogCreator } from './kafka-logging.js';
 import { withKafkaRetries } from './kafka-retry.js';
 import { resolveOptions, type KafkaEventLogOptions, type ResolvedOptions } from './options.js';
@@ -16,11 +16,10 @@ import { checkPosition, lagOf, offsetFor, toOffset, type Watermarks } from './po
 import { clusterFactoryOf } from './raw-cluster.js';
 import { quietIdleRequestQueues } from './idle-request-queue.js';
 import { toMessage, validateRecord } from './records.js';
+import { topicConfig } from './topic-config.js';
 
 /** Partition counts are cached this long; Kafka clients refresh metadata on the same schedule (metadata.max.age.ms). */
 const TOPIC_CACHE_MS = 300_000;
-/** Kafka's rule for topic names. */
-const TOPIC_NAME = /^[A-Za-z0-9._-]{1,249}$/;
 /** Group states in which no member holds partitions, so offsets may be moved from outside. */
 const IDLE_GROUP_STATES = new Set(['Empty', 'Dead']);
 
@@ -97,7 +96,7 @@ class KafkaEventLog implements EventLog {
 
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     this.assertOpen();
-    const configs = topics.map((spec) => this.topicConfig(spec));
+    const configs = topics.map((spec) => topicConfig(spec, this.options));
     await Promise.all(
       configs.map(async (config) => {
         let created: boolean;
@@ -120,7 +119,9 @@ class KafkaEventLog implements EventLog {
           this.topicCache.set(config.topic, { partitions: config.numPartitions!, at: Date.now() });
           return;
         }
-        // Like the embedded log, an existing topic is left as it is: repartitioning would move keys.
+        // Like the embedded log, an existing topic is left as it is: repartitioning would move keys. Its config too
+        // (retention, min.insync.replicas): a topic created before keeps what it was created with, until an
+        // operator alters it (kafka-configs --alter).
         this.topicCache.delete(config.topic);
         const existing = await this.partitionsOf(config.topic);
         if (existing !== config.numPartitions) {
@@ -160,9 +161,13 @@ class KafkaEventLog implements EventLog {
     for (const topic of unique) await this.pinStart(group, topic, startFrom);
 
     const { options: o } = this;
+    // Each join waits for the member's batches in flight (JoinGate), and the coordinator waits for a member's join up
+    // to the rebalance timeout: it must exceed the longest batch, or a partition could be handled by two members.
+    const gate = new JoinGate();
     const consumer = new KafkaGroupConsumer(
       this.kafka.consumer({
         groupId: group,
+        partitionAssigners: [gate.assigner],
         sessionTimeout: o.sessionTimeoutMs,
         heartbeatInterval: o.heartbeatIntervalMs,
         rebalanceTimeout: o.rebalanceTimeoutMs,
@@ -175,12 +180,14 @@ class KafkaEventLog implements EventLog {
         concurrency: Math.min(partitions, 64),
         fromBeginning: startFrom.kind !== 'latest',
         heartbeatIntervalMs: o.heartbeatIntervalMs,
+        rebalanceTimeoutMs: o.rebalanceTimeoutMs,
         retryInitialMs: o.retryInitialMs,
         retryMaxMs: o.retryMaxMs,
       },
       o.logger,
       (stopped) => this.consumers.delete(stopped),
       (memberId) => this.access.leaveGroup(group, memberId),
+      gate,
     );
     this.consumers.add(consumer);
     try {
@@ -307,30 +314,6 @@ class KafkaEventLog implements EventLog {
       else this.topicCache.clear();
     }
     return mapped;
-  }
-
-  private topicConfig(spec: TopicSpec): ITopicConfig {
-    if (typeof spec?.name !== 'string' || !TOPIC_NAME.test(spec.name)) {
-      throw new MemoryServiceError('EVENTLOG.INVALID_TOPIC', `a topic name is 1 to 249 of letters, digits, '.', '_' and '-', got "${String(spec?.name)}"`);
-    }
-    const partitions = spec.partitions || this.options.defaultPartitions;
-    if (!Number.isInteger(partitions) || partitions < 1) {
-      throw new MemoryServiceError('EVENTLOG.INVALID_TOPIC', `topic ${spec.name}: partitions must be a positive whole number, got ${spec.partitions}`);
-    }
-    if (spec.retentionMs !== undefined && (!Number.isInteger(spec.retentionMs) || spec.retentionMs < 1)) {
-      throw new MemoryServiceError('EVENTLOG.INVALID_TOPIC', `topic ${spec.name}: retentionMs must be a positive whole number of ms, or absent to keep records forever`);
-    }
-    return {
-      topic: spec.name,
-      numPartitions: partitions,
-      replicationFactor: this.options.replicationFactor,
-      configEntries: [
-        { name: 'retention.ms', value: String(spec.retentionMs ?? -1) },
-        // The port promises the time the log appended the record, non-decreasing within a partition: the
-        // broker's clock, not each producer's.
-        { name: 'message.timestamp.type', value: 'LogAppendTime' },
-      ],
-    };
   }
 
   private async watermarks(topic: string): Promise<Watermarks[]> {

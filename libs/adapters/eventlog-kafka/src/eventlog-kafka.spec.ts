@@ -3,9 +3,10 @@ import { spawn } from 'node:child_process';
 import { connect, Socket } from 'node:net';
 import { Kafka, logLevel, type ISocketFactory } from 'kafkajs';
 import { createLogger, type Logger } from '@memory/platform';
-import type { EventLog } from '@memory/ports';
+import type { Consumer, EventLog, LogRecord } from '@memory/ports';
+import { partitionFor } from '@memory/contracts';
 import { describeEventLogContract, describeWithEngine, expectCode, localEngines, records, sleep, uniqueName, waitFor } from '@memory/testing';
-import { KafkaGroupConsumer } from './group-consumer.js';
+import { JoinGate, KafkaGroupConsumer } from './group-consumer.js';
 import { brokersFrom, openKafkaEventLog, type KafkaEventLogOptions } from './index.js';
 
 const brokers = brokersFrom(process.env['KAFKA_BROKERS'] || '127.0.0.1:9092');
@@ -130,7 +131,7 @@ describeWithEngine(
         created.clear();
       });
 
-      it('creates topics with their partitions, the replication factor, retention (forever by default) and log-append timestamps', async () => {
+      it('creates topics with their partitions, the replication factor, retention (forever by default), log-append timestamps and min.insync.replicas', async () => {
         const forever = await topic(2);
         const week = await topic(1, 7 * 24 * 3_600_000);
         const admin = adminKafka.admin();
@@ -138,11 +139,12 @@ describeWithEngine(
         try {
           const { resources } = await admin.describeConfigs({
             includeSynonyms: false,
-            resources: [forever, week].map((name) => ({ type: 2, name, configNames: ['retention.ms', 'message.timestamp.type'] })),
+            resources: [forever, week].map((name) => ({ type: 2, name, configNames: ['retention.ms', 'message.timestamp.type', 'min.insync.replicas'] })),
           });
           const config = (name: string) => Object.fromEntries(resources.find((r) => r.resourceName === name)!.configEntries.map((e) => [e.configName, e.configValue]));
-          expect(config(forever)).to.deep.equal({ 'retention.ms': '-1', 'message.timestamp.type': 'LogAppendTime' });
-          expect(config(week)).to.deep.equal({ 'retention.ms': String(7 * 24 * 3_600_000), 'message.timestamp.type': 'LogAppendTime' });
+          // One replica on the local broker, so one in sync (two with two replicas or more: topic-config.spec.ts).
+          expect(config(forever)).to.deep.equal({ 'retention.ms': '-1', 'message.timestamp.type': 'LogAppendTime', 'min.insync.replicas': '1' });
+          expect(config(week)).to.deep.equal({ 'retention.ms': String(7 * 24 * 3_600_000), 'message.timestamp.type': 'LogAppendTime', 'min.insync.replicas': '1' });
           const { topics } = await admin.fetchTopicMetadata({ topics: [forever] });
           expect(topics[0]!.partitions.map((p) => p.replicas.length)).to.deep.equal([1, 1]);
         } finally {
@@ -307,7 +309,8 @@ describeWithEngine(
         const group = uniqueName('g');
         const said: string[] = [];
         const kafka = new Kafka({ brokers, clientId: 'eventlog-contract-crash', logLevel: logLevel.NOTHING });
-        const real = kafka.consumer({ groupId: group, sessionTimeout: 6_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });
+        const gate = new JoinGate();
+        const real = kafka.consumer({ groupId: group, partitionAssigners: [gate.assigner], sessionTimeout: 6_000, heartbeatInterval: 500, maxWaitTimeInMs: 100 });
         // The fault: the first fetch's batch throws a TypeError inside kafkajs's runner, which it counts as not
         // retriable: it crashes with restart false, as it does on some protocol errors while a broker comes back.
         let thrown = false;
@@ -327,10 +330,11 @@ describeWithEngine(
         const seen: string[] = [];
         const consumer = new KafkaGroupConsumer(
           faulty,
-          { group, topics: [name], handler: async (batch) => void seen.push(...batch.map((r) => r.value.toString())), maxBatchSize: 10, batchesInFlight: 1, concurrency: 1, fromBeginning: true, heartbeatIntervalMs: 500, retryInitialMs: 20, retryMaxMs: 200 },
+          { group, topics: [name], handler: async (batch) => void seen.push(...batch.map((r) => r.value.toString())), maxBatchSize: 10, batchesInFlight: 1, concurrency: 1, fromBeginning: true, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 60_000, retryInitialMs: 20, retryMaxMs: 200 },
           recordingLogger(said),
           () => undefined,
           async () => true,
+          gate,
         );
         await log.append(name, [{ key: 'k', value: Buffer.from('one') }]);
         await consumer.start();
@@ -398,6 +402,99 @@ describeWithEngine(
         } finally {
           await other.close();
         }
+      });
+
+      it('with batches in flight, a rebalance waits for them: no partition is handled by two members at once, no commit goes back', async function () {
+        this.timeout(120_000);
+        const name = await topic(4);
+        const group = uniqueName('g');
+        const other = await openKafkaEventLog({ ...options, logger });
+        // Two keys per partition, so each of the 4 partitions holds 10 of the 40 records.
+        const keys: string[][] = [[], [], [], []];
+        for (let i = 0; keys.some((k) => k.length < 2); i++) {
+          const key = `user-${i}`;
+          const slot = keys[partitionFor(key, 4)]!;
+          if (slot.length < 2) slot.push(key);
+        }
+        const at = (r: { partition: number; offset: number }) => `${r.partition}:${r.offset}`;
+        // Member A's batches start and wait at a gate the test holds shut; what they hold is `open`.
+        const open = new Set<string>();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const handledBy = { a: new Set<string>(), b: new Set<string>() };
+        // Per member and partition, the offsets in the order the member's handler was given them.
+        const given = { a: new Map<number, number[]>(), b: new Map<number, number[]>() };
+        const overlaps: string[] = [];
+        const note = (member: 'a' | 'b', batch: LogRecord[]) => {
+          for (const r of batch) given[member].set(r.partition, [...(given[member].get(r.partition) ?? []), r.offset]);
+        };
+        const handlerA = async (batch: LogRecord[]) => {
+          note('a', batch);
+          for (const r of batch) open.add(at(r));
+          await gate;
+          for (const r of batch) {
+            open.delete(at(r));
+            handledBy.a.add(at(r));
+          }
+        };
+        const handlerB = async (batch: LogRecord[]) => {
+          note('b', batch);
+          for (const r of batch) {
+            if (open.has(at(r))) overlaps.push(at(r));
+            handledBy.b.add(at(r));
+          }
+        };
+        // The committed offsets, read over and over: none may go back.
+        const committed = new Map<number, number[]>();
+        let watching = true;
+        const watch = (async () => {
+          while (watching) {
+            for (const { partition, committed: offset } of await log.lag(group, name).catch(() => [])) {
+              const series = committed.get(partition) ?? [];
+              if (series.at(-1) !== offset) committed.set(partition, [...series, offset]);
+            }
+            await sleep(100);
+          }
+        })();
+        let a: Consumer | undefined;
+        let b: Promise<Consumer> | undefined;
+        try {
+          await log.append(name, records(40, (i) => ({ key: keys[i % 4]![Math.floor(i / 4) % 2]!, value: Buffer.from(String(i)) })));
+          a = await log.consume({ group, topics: [name], handler: handlerA, maxBatchSize: 2, batchesInFlight: 4 });
+          await waitFor(() => new Set([...open].map((k) => k.split(':')[0])).size === 4, 'member A holding batches of every partition', 20_000);
+          // B's join completes only once A rejoined, which A does only once its batches settled: not awaited here.
+          b = other.consume({ group, topics: [name], handler: handlerB, maxBatchSize: 2, batchesInFlight: 4 });
+          b.catch(() => undefined);
+          await sleep(10_000);
+          expect(overlaps, 'records member B was given while member A still handled them').to.deep.equal([]);
+          release();
+          await b;
+          const all = Array.from({ length: 4 }, (_, p) => Array.from({ length: 10 }, (_, o) => `${p}:${o}`)).flat();
+          await waitFor(() => all.every((k) => handledBy.a.has(k) || handledBy.b.has(k)), 'every record handled', 30_000);
+          await waitFor(async () => (await log.lag(group, name)).every((l) => l.committed === l.end), 'every partition committed to its end', 30_000);
+          await sleep(1_000);
+          await Promise.all([a.stop(), b.then((c) => c.stop())]);
+          expect(overlaps, 'records member B was given while member A still handled them').to.deep.equal([]);
+          for (const member of ['a', 'b'] as const) {
+            for (const [partition, offsets] of given[member]) {
+              // At-least-once: a member may be given a record again after a rebalance, but its first sightings are in order.
+              const firsts = [...new Set(offsets)];
+              expect(firsts, `member ${member}, partition ${partition}`).to.deep.equal([...firsts].sort((x, y) => x - y));
+            }
+          }
+          expect(given.b.size, 'member B took partitions over').to.be.above(0);
+        } finally {
+          release();
+          watching = false;
+          await watch;
+          await a?.stop();
+          await b?.then((c) => c.stop()).catch(() => undefined);
+          await other.close();
+        }
+        for (const [partition, series] of committed) {
+          expect(series, `committed offsets of partition ${partition}`).to.deep.equal([...series].sort((x, y) => x - y));
+        }
+        for (const { committed: offset, end } of await log.lag(group, name)) expect(offset).to.equal(end);
       });
     });
   },

@@ -1,6 +1,6 @@
 import { backoffDelay, errorCode, errorMessage, type Logger } from '@memory/platform';
 import type { BatchHandler, Consumer, LogRecord } from '@memory/ports';
-import type { ConsumerRunConfig, Consumer as KafkaConsumer, EachBatchPayload } from 'kafkajs';
+import { PartitionAssigners, type ConsumerRunConfig, type Consumer as KafkaConsumer, type EachBatchPayload, type PartitionAssigner } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mapKafkaError } from './error-map.js';
 import { batchSizes } from './positions.js';
@@ -18,6 +18,8 @@ export interface GroupSettings {
   /** Used only for a partition where nothing is committed yet (the log pins new groups before they start). */
   fromBeginning: boolean;
   heartbeatIntervalMs: number;
+  /** The group's rebalance timeout (kafkajs rebalanceTimeout): how long a rejoin may wait for the batches in flight. */
+  rebalanceTimeoutMs: number;
   retryInitialMs: number;
   retryMaxMs: number;
 }
@@ -57,6 +59,42 @@ interface Lane {
   commits: Promise<void>;
   /** False once a rebalance (or stop) gave the partition a new lane: this one only finishes and commits. */
   current: boolean;
+  /** The group generation (as counted here) the lane was opened in: it commits only while that one lasts. */
+  generation: number;
+}
+
+/**
+ * Holds every join of one kafkajs consumer to its group (its first, its rejoin after a rebalance, after a crash or
+ * after stale metadata) until the member's batches in flight settled. kafkajs rejoins as soon as it sees a rebalance
+ * (a heartbeat after a fetch or a batch answered REBALANCE_IN_PROGRESS) and never waits for the handlers, which run
+ * past the eachBatch call; without the gate, the partitions of those handlers could go to another member while they
+ * still ran, and their commits land afterwards, in the new generation, under the new owner's. Every kafkajs join
+ * starts by looking up the coordinator on the consumer's own cluster, the one its partition assigners are made with:
+ * the gate sits there. Until the member joins, the coordinator completes no new generation (it waits for every
+ * member, up to the rebalance timeout), so no other member is given a partition meanwhile.
+ */
+export class JoinGate {
+  private before: () => Promise<void> = () => Promise.resolve();
+
+  /**
+   * The consumer's partition assigner (kafkajs partitionAssigners: [gate.assigner]): kafkajs's round robin, under its
+   * own name so members of older builds still agree on it, made with the consumer's cluster, whose coordinator
+   * lookup waits for the gate first. A gate serves one consumer.
+   */
+  readonly assigner: PartitionAssigner = (config) => {
+    const { cluster } = config;
+    const findCoordinator = cluster.findGroupCoordinator.bind(cluster);
+    cluster.findGroupCoordinator = async (group) => {
+      await this.before();
+      return findCoordinator(group);
+    };
+    return PartitionAssigners.roundRobin(config);
+  };
+
+  /** What each join waits for. */
+  hold(before: () => Promise<void>): void {
+    this.before = before;
+  }
 }
 
 const COMMIT_ATTEMPTS = 3;
@@ -72,6 +110,12 @@ const STALE_MEMBER_BACKOFF = { initialDelayMs: 200, maxDelayMs: 2_000, factor: 2
  * committed once it and every earlier batch of the lane resolved. On a rejection nothing more is handed over; once
  * the lane's batches in flight settled, the consumer seeks back to the failed batch and resumes the partition
  * after a jittered backoff, so it and everything after it are fetched and delivered again.
+ *
+ * A rebalance: before the member joins the group again (JoinGate), nothing more is handed over, the buffers are
+ * dropped, and the join waits until every batch in flight settled and its commit landed, in the old generation,
+ * while the member still owns its partitions (a broker takes commits of the current generation until the new one
+ * is formed). So a partition is never handled by two members at once, and a member never commits for a partition
+ * it has given up. The new generation fetches from the committed offsets.
  */
 export class KafkaGroupConsumer implements Consumer {
   private readonly lanes = new Map<string, Lane>();
@@ -86,6 +130,12 @@ export class KafkaGroupConsumer implements Consumer {
   private rerunning = false;
   /** Crashes kafkajs did not restart from, so far: runAgain sees whether its run ended in one. */
   private unrestartedCrashes = 0;
+  /** Group generations joined so far; a lane commits only in the one it was opened in. */
+  private generation = 0;
+  /** A join is coming (JoinGate): nothing is taken from fetches or handed over until it is done. */
+  private draining = false;
+  /** The partitions of each topic the last join gave this member. */
+  private assignment = new Map<string, Set<number>>();
   private readonly logger: Logger;
 
   /** `leaveGroup` removes a member id from the group; it resolves false when the coordinator no longer knows it. */
@@ -95,8 +145,10 @@ export class KafkaGroupConsumer implements Consumer {
     logger: Logger,
     private readonly onStopped: (consumer: KafkaGroupConsumer) => void,
     private readonly leaveGroup: (memberId: string) => Promise<boolean>,
+    gate: JoinGate,
   ) {
     this.logger = logger.child({ group: settings.group });
+    gate.hold(() => this.beforeJoin());
   }
 
   /**
@@ -111,8 +163,11 @@ export class KafkaGroupConsumer implements Consumer {
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       this.memberId = payload.memberId;
       // A new generation fetches from the committed offsets: what the old lanes buffered is dropped (it comes again)
-      // and their partitions resumed; their batches in flight finish and commit what they handled.
-      this.retireLanes();
+      // and the partitions resumed. The old lanes' batches settled and committed before the join (beforeJoin).
+      this.generation += 1;
+      this.assignment = new Map(Object.entries(payload.memberAssignment).map(([topic, partitions]) => [topic, new Set(partitions)]));
+      this.retireLanes(true);
+      this.draining = false;
     });
     // kafkajs reports a failed join through its crash event, not by rejecting run(); later crashes only here.
     this.consumer.on(this.consumer.events.CRASH, ({ payload: { error, restart } }) => {
@@ -211,6 +266,33 @@ export class KafkaGroupConsumer implements Consumer {
   }
 
   /**
+   * Runs before every join (JoinGate). The lanes hand nothing more over and drop their buffers (the new generation
+   * fetches from the committed offsets), and the join waits for every batch in flight and every commit: a batch
+   * that resolves meanwhile is committed in the generation that handed it over, while this member still owns its
+   * partition; one that fails is not (its partition is fetched from the failed batch again, here or elsewhere).
+   * The coordinator waits for this member's join up to the group's rebalance timeout: a member that takes longer
+   * is dropped from the group and its partitions go to the others while its batches still run, which is why the
+   * rebalance timeout must exceed the longest batch (KafkaEventLogOptions.rebalanceTimeoutMs). Meanwhile the
+   * batches' own heartbeats keep the member's session (the coordinator answers them REBALANCE_IN_PROGRESS).
+   */
+  private async beforeJoin(): Promise<void> {
+    this.draining = true;
+    this.retireLanes(false);
+    if (this.pending.size === 0) return;
+    const started = Date.now();
+    this.logger.info('rejoining the group once the batches in flight settled', { pending: this.pending.size });
+    await this.settled();
+    const waitedMs = Date.now() - started;
+    if (waitedMs > this.settings.rebalanceTimeoutMs) {
+      this.logger.warn('the batches in flight outlasted the rebalance timeout: the group may have handed their partitions to another member meanwhile', {
+        waitedMs, rebalanceTimeoutMs: this.settings.rebalanceTimeoutMs,
+      });
+    } else {
+      this.logger.info('the batches in flight settled; rejoining the group', { waitedMs });
+    }
+  }
+
+  /**
    * kafkajs rejoins after a crash under a new member id, and its leave of the old one failed with the connection
    * (a broker restart, say). The coordinator keeps the old member, restored from __consumer_offsets after a
    * restart, and the rejoin waits for it until its session times out (sessionTimeoutMs) with nothing consumed.
@@ -240,6 +322,14 @@ export class KafkaGroupConsumer implements Consumer {
     const { topic, partition } = payload.batch;
     // A fetch made before a seek, or after stop(): nothing is taken, so the next fetch starts where it should.
     if (this.stopping.signal.aborted || payload.isStale() || !payload.isRunning()) return;
+    if (this.draining) {
+      // A join is coming (kafkajs may fetch on from another broker while one fetcher rejoins): nothing is taken,
+      // and the partition waits for the join, which resumes it.
+      this.steer('pause', () => this.consumer.pause([{ topic, partitions: [partition] }]));
+      return;
+    }
+    // A fetch sent before the last join, for a partition that join gave to another member.
+    if (!this.assignment.get(topic)?.has(partition)) return;
     const records = payload.batch.messages.map((message) => toLogRecord(topic, partition, message));
     if (records.length === 0) return;
     const slot = `${topic}\u0000${partition}`;
@@ -252,7 +342,7 @@ export class KafkaGroupConsumer implements Consumer {
       lane = undefined;
     }
     if (!lane) {
-      lane = { topic, partition, buffer: [], window: [], payload, failures: 0, failing: false, commits: Promise.resolve(), current: true };
+      lane = { topic, partition, buffer: [], window: [], payload, failures: 0, failing: false, commits: Promise.resolve(), current: true, generation: this.generation };
       this.lanes.set(slot, lane);
     }
     if (lane.redelivery && records[0]!.offset !== lane.redelivery.offset) lane.redelivery = undefined;
@@ -300,7 +390,7 @@ export class KafkaGroupConsumer implements Consumer {
       lane.failures = 0;
       const next = done.records.at(-1)!.offset + 1;
       const { payload } = lane;
-      lane.commits = this.track(lane.commits.then(() => this.commit(payload, lane.topic, lane.partition, next)));
+      lane.commits = this.track(lane.commits.then(() => this.commit(lane, payload, next)));
     }
     if (lane.window.some((batch) => batch.state === 'failed')) {
       lane.failing = true;
@@ -340,8 +430,11 @@ export class KafkaGroupConsumer implements Consumer {
     this.resumeTimers.add(timer);
   }
 
-  /** Every lane stops handing over; paused partitions are resumed so the new generation fetches them. */
-  private retireLanes(): void {
+  /**
+   * Every lane stops handing over and drops its buffer; with `resume` (after a join), paused partitions are resumed
+   * so the new generation fetches them.
+   */
+  private retireLanes(resume: boolean): void {
     for (const timer of this.resumeTimers) clearTimeout(timer);
     this.resumeTimers.clear();
     for (const lane of this.lanes.values()) {
@@ -349,7 +442,7 @@ export class KafkaGroupConsumer implements Consumer {
       lane.buffer = [];
     }
     this.lanes.clear();
-    if (!this.stopping.signal.aborted) this.steer('resume', () => this.consumer.resume(this.settings.topics.map((topic) => ({ topic }))));
+    if (resume && !this.stopping.signal.aborted) this.steer('resume', () => this.consumer.resume(this.settings.topics.map((topic) => ({ topic }))));
   }
 
   /**
@@ -370,9 +463,16 @@ export class KafkaGroupConsumer implements Consumer {
   /**
    * Commits `next` (Kafka's "next offset to read") for one partition. The records are handled whatever happens
    * here: if the commit never lands (a rebalance took the partition), they are delivered again, at-least-once.
+   * Not once the group moved to a new generation: kafkajs would send it with the new generation, which the broker
+   * takes for any partition, and it could move back the offset of the member that owns the partition now.
    */
-  private async commit(payload: EachBatchPayload, topic: string, partition: number, next: number): Promise<void> {
+  private async commit(lane: Lane, payload: EachBatchPayload, next: number): Promise<void> {
+    const { topic, partition } = lane;
     for (let attempt = 1; ; attempt++) {
+      if (lane.generation !== this.generation) {
+        this.logger.warn('not committing for a partition of an earlier group generation; its records will be delivered again', { topic, partition, offset: next });
+        return;
+      }
       try {
         await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: String(next) }] }] });
         return;

@@ -22,7 +22,13 @@ export interface KafkaEventLogOptions {
   sessionTimeoutMs?: number;
   /** Heartbeats to the group coordinator, also sent while a long handler runs. Default 3000. */
   heartbeatIntervalMs?: number;
-  /** How long a rebalance waits for members to rejoin. Default 60000. */
+  /**
+   * How long a rebalance waits for members to rejoin. A member rejoins only once its batches in flight settled and
+   * committed (so that no partition is handled by two members at once): this must exceed the longest batch a handler
+   * may take, retries included, or the group drops the slow member and hands its partitions to another while its
+   * batches still run. A rebalance lasts as long as its slowest member's batches; a member that died is dropped
+   * after sessionTimeoutMs whatever this says. Default 300000 (as Kafka's own consumer, max.poll.interval.ms).
+   */
   rebalanceTimeoutMs?: number;
   /**
    * How long an idle fetch waits at the broker for new records. New records end the wait at once, so this does
@@ -73,7 +79,7 @@ export function resolveOptions(options: KafkaEventLogOptions): ResolvedOptions {
     retries: whole('retries', 5, 1),
     sessionTimeoutMs: whole('sessionTimeoutMs', 30_000, 1),
     heartbeatIntervalMs: whole('heartbeatIntervalMs', 3_000, 1),
-    rebalanceTimeoutMs: whole('rebalanceTimeoutMs', 60_000, 1),
+    rebalanceTimeoutMs: whole('rebalanceTimeoutMs', 300_000, 1),
     maxWaitMs: whole('maxWaitMs', 1_000, 10),
     retryInitialMs: whole('retryInitialMs', 100, 1),
     retryMaxMs: whole('retryMaxMs', 5_000, 1),
