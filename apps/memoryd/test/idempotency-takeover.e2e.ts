@@ -55,6 +55,27 @@ describe('Idempotency-Key after the edge died mid-request (embedded default)', (
     expect(again.body.jobId).to.equal(deadJobId);
   });
 
+  it('accepts a retried PATCH under the update job the dead holder named, so the correction is one version', async () => {
+    const api = caller(memoryd, KEYS.acme, 'cy');
+    const ingested = await api.post('/v1/memory', { source: { type: 'text', content: 'I parked the van on level 3 of the station garage.' } });
+    expect(ingested.status, JSON.stringify(ingested.body)).to.equal(202);
+    const [memoryId] = (await waitForJob(api, ingested.body.jobId)).memoryIds as string[];
+    const change = { content: 'I parked the van on level 4 of the station garage.' };
+    const deadJobId = `upd_job_${Date.now() - 120_000}_cy`;
+    await claimAsTheDeadEdge('cy', 'patch-after-crash', requestFingerprint('PATCH /v1/memories/{id}', { memoryId: memoryId!, timeZone: null, body: JSON.stringify(change) }), deadJobId);
+
+    const retry = await api.patch(`/v1/memories/${memoryId}`, change, { 'idempotency-key': 'patch-after-crash' });
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(202);
+    expect(retry.body.jobId, 'the update job the dead holder may have appended, not a second one').to.equal(deadJobId);
+    const job = await waitForJob(api, deadJobId);
+    expect([job.status, job.memoryIds]).to.deep.equal(['Completed', [memoryId]]);
+    const history = await api.get(`/v1/memories/${memoryId}/history`);
+    expect(history.body.data.map((v: { version: number; cause: string }) => [v.version, v.cause])).to.deep.equal([[1, 'ingest'], [2, 'update']]);
+
+    const again = await api.patch(`/v1/memories/${memoryId}`, change, { 'idempotency-key': 'patch-after-crash' });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.jobId]).to.deep.equal([202, 'true', deadJobId]);
+  });
+
   it('accepts a retried PDF under the dead holder\'s job and file, and keeps one copy of the file', async () => {
     const pdf = await writePdf(MANUAL_PAGES.slice(0, 1));
     const deadJobId = `doc_job_${Date.now() - 120_000}_bo`;

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createIdempotency } from '@memory/http-api';
+import type { AvroCodec } from '@memory/contracts';
+import { createApiKeyRegistry, createForgetting, createHttpApi, createIdempotency, createJobIdIssuer, createUpdating, hashApiKey } from '@memory/http-api';
 import { createEmbeddedIdempotencyStore } from '@memory/jobs-embedded';
 import { createLogger, MemoryServiceError, RequestError } from '@memory/platform';
-import type { IdempotencyStore } from '@memory/ports';
+import type { EventLog, IdempotencyStore, JobStore, StoredMemory, VectorStore } from '@memory/ports';
 
 // The reusable Idempotency-Key piece of the HTTP API over the embedded store, as memoryd wires them.
 describe('createIdempotency over the embedded store', () => {
@@ -97,5 +100,122 @@ describe('createIdempotency over the embedded store', () => {
     expect(accepts).to.equal(3);
     // 'stale' was never asked for again: the sweep this request started (before its claim, in LMDB's write order) removed it.
     expect(await store.forgetUser(scope)).to.equal(1);
+  });
+});
+
+/**
+ * PATCH and DELETE over HTTP with an Idempotency-Key, when the log took the first attempt's event and its answer was
+ * lost (a 503): the retry with the same key must accept that same job, as POST /v1/memory does, not a second one (a
+ * second version of the memory, or a later erasure boundary).
+ */
+describe('a keyed PATCH or DELETE retried after an append whose answer was lost', () => {
+  const KEY = 'idempotency-routes-key-0123456789';
+  const logger = createLogger({ app: 'test' }, 'silent');
+  const memoryId = 'mem_job_1700000000000_alice_0';
+  let dir: string;
+  let store: IdempotencyStore;
+  let server: Server;
+  let port: number;
+  let clock: number;
+  /** Every event the log took, as the edge encoded it (here: as JSON), and whether the next append loses its answer. */
+  let appended: Array<{ name: string; jobId: string; acceptedAt: number; memoryId?: string | null }>;
+  let loseNextAnswer: boolean;
+  let erasedBefore: number[];
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'idempotency-routes-'));
+    store = createEmbeddedIdempotencyStore({ dir });
+    clock = 1_800_000_000_000;
+    appended = [];
+    loseNextAnswer = false;
+    erasedBefore = [];
+    const log = {
+      append: async (_topic: string, records: Array<{ value: Buffer }>) => {
+        for (const record of records) appended.push(JSON.parse(record.value.toString('utf8')));
+        if (loseNextAnswer) {
+          loseNextAnswer = false;
+          throw new MemoryServiceError('EVENTLOG.UNAVAILABLE', 'the broker wrote the record and went away before acknowledging it', { retriable: true });
+        }
+      },
+    } as unknown as EventLog;
+    const codec = { encode: async (name: string, event: object) => Buffer.from(JSON.stringify({ name, ...event })) } as unknown as AvroCodec;
+    const jobs = { get: async () => null, update: async () => undefined, forget: async () => 0 } as unknown as JobStore;
+    const keys = { isErased: async () => false, forget: async () => 1, erase: async (_scope: unknown, before: number) => { erasedBefore.push(before); return 1; } };
+    const memory = { id: memoryId, kind: 'text', originalContent: 'I parked on level 3', createdAt: '2027-01-15T10:00:00.000Z', userContext: null, metadata: null } as unknown as StoredMemory;
+    const vectors = { getWithoutVectors: async () => [memory] } as unknown as VectorStore;
+    const issueJobId = createJobIdIssuer({ claim: async () => 'claimed' });
+    const deps = { log, codec, jobs, keys, logger, issueJobId };
+    const idempotency = createIdempotency({ store, ttlMs: 24 * 3_600_000, leaseMs: 60_000, logger, now: () => clock });
+    server = createServer(createHttpApi({
+      apiKeys: createApiKeyRegistry(new Map([[hashApiKey(KEY), 'acme']])),
+      logger,
+      readiness: async () => ({ ready: true, checks: {}, lag: {} }),
+      idempotency,
+      updating: createUpdating({ ...deps, vectors }),
+      forgetting: createForgetting(deps),
+    }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterEach(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const send = async (method: 'PATCH' | 'DELETE', path: string, key: string, body?: unknown) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'x-end-user-id': 'alice', 'idempotency-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as { jobId?: string; error?: { code: string } } };
+  };
+
+  it('PATCH: the retry answers the upd_job_ the lost attempt appended, so the correction stays one version', async () => {
+    const change = { content: 'I parked on level 4' };
+    loseNextAnswer = true;
+    const first = await send('PATCH', `/v1/memories/${memoryId}`, 'fix-level', change);
+    expect(first.status, JSON.stringify(first.body)).to.equal(503);
+    expect(appended, 'the log took the first attempt\'s event all the same').to.have.length(1);
+    const stored = appended[0]!;
+    expect(stored.jobId).to.match(/^upd_job_\d{13}_alice$/);
+
+    clock += 1_000;
+    const retry = await send('PATCH', `/v1/memories/${memoryId}`, 'fix-level', change);
+    expect(retry.status, JSON.stringify(retry.body)).to.equal(202);
+    expect(retry.body.jobId, 'the job the log already holds, not a second update job').to.equal(stored.jobId);
+    // The retry appends the same job again: the dual-writer finds that job in the memory's history and writes its
+    // version once (nextVersion), so the log holds no second update job, and no second version is made.
+    expect(new Set(appended.map((event) => event.jobId))).to.deep.equal(new Set([stored.jobId]));
+    expect(appended.map((event) => [event.name, event.memoryId, event.acceptedAt])).to.deep.equal([
+      ['ingestRequested', memoryId, stored.acceptedAt],
+      ['ingestRequested', memoryId, stored.acceptedAt],
+    ]);
+
+    const again = await send('PATCH', `/v1/memories/${memoryId}`, 'fix-level', change);
+    expect([again.status, again.replayed, again.body.jobId]).to.deep.equal([202, 'true', stored.jobId]);
+    expect(appended).to.have.length(2);
+  });
+
+  it('DELETE: a retried forgetting or erasure accepts the del_job_ the lost attempt appended, with its boundary', async () => {
+    for (const [path, key] of [[`/v1/memories/${memoryId}`, 'forget-one'], ['/v1/memories?job_id=job_1700000000000_alice', 'forget-job'], ['/v1/users/alice', 'erase-alice']] as const) {
+      appended = [];
+      erasedBefore = [];
+      loseNextAnswer = true;
+      const first = await send('DELETE', path, key);
+      expect(first.status, `${path} ${JSON.stringify(first.body)}`).to.equal(503);
+      const stored = appended[0]!;
+      expect(stored.jobId, path).to.match(/^del_job_\d{13}_alice$/);
+      clock += 1_000;
+      const retry = await send('DELETE', path, key);
+      expect([retry.status, retry.body.jobId], path).to.deep.equal([202, stored.jobId]);
+      expect(appended.map((event) => [event.name, event.jobId, event.acceptedAt]), path).to.deep.equal([
+        ['forgetRequested', stored.jobId, stored.acceptedAt],
+        ['forgetRequested', stored.jobId, stored.acceptedAt],
+      ]);
+      if (key === 'erase-alice') expect(erasedBefore, 'the same boundary, not a later one').to.deep.equal([stored.acceptedAt, stored.acceptedAt]);
+    }
   });
 });

@@ -44,8 +44,8 @@ export interface IdempotentRequest {
   /** The request's fingerprint (requestFingerprint); called only when a key was sent. */
   fingerprint: () => string;
   /**
-   * A new id for the job this request creates, for the routes that can take it from outside; called only when a key
-   * was sent. It is kept with the key's claim, so that a retry after its holder died mid-request accepts the same job
+   * A new id for the job this request creates (every route that creates a job gives one: ingestion, PATCH, DELETE);
+   * called only when a key was sent. It is kept with the key's claim, so that a retry after its holder died mid-request accepts the same job
    * again rather than a second one.
    */
   newJobId?: () => Promise<string>;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { acceptedAtOf, blobKeyOf, imageBlobKeys, type IngestRequested } from '@memory/contracts';
+import { blobKeyOf, imageBlobKeys, type IngestRequested } from '@memory/contracts';
 import { inspectImage, makePreview } from '@memory/image-analysis';
 import type { BlobInfo, BlobStore, MemoryMetadata } from '@memory/ports';
 import { acceptedNothing, acceptJob, type AcceptJobDeps } from './accept-job.js';
-import type { IssueJobId } from './job-ids.js';
+import { jobToAccept, type IssueJobId } from './job-ids.js';
 import { MemoryServiceError, RequestError } from '@memory/platform';
 import { sanitiseFileName, type IncomingPdf } from './upload.js';
 import type { ImageIngestRequest, TextIngestRequest } from './validation.js';
@@ -25,15 +25,8 @@ export function createIngestion(deps: IngestionDeps) {
     return deps.blobs;
   };
 
-  /**
-   * The job a request accepts: the one it was given (named with its Idempotency-Key's claim, its own or an earlier
-   * attempt's of the same request: see IdempotentRequest.newJobId), with its acceptedAt read back from the id, or else
-   * a new one.
-   */
-  const jobOf = async (kind: 'text' | 'image' | 'document', tenantId: string, endUserId: string, given: string | undefined) => {
-    const acceptedAt = given === undefined ? null : acceptedAtOf(given);
-    return given !== undefined && acceptedAt !== null ? { jobId: given, acceptedAt } : deps.issueJobId(kind, { tenantId, endUserId });
-  };
+  /** The job a request accepts: the one named with its Idempotency-Key's claim, or else a new one (jobToAccept). */
+  const jobOf = (kind: 'text' | 'image' | 'document', tenantId: string, endUserId: string, given: string | undefined) => jobToAccept(deps.issueJobId, kind, { tenantId, endUserId }, given);
 
   return {
     /** A new job id, for a request that names its job before accepting it (an idempotent one). */

@@ -1,4 +1,4 @@
-import { createJobIdClock, type JobKind } from '@memory/contracts';
+import { acceptedAtOf, createJobIdClock, type JobKind } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
 import type { Keyring, Scope } from '@memory/ports';
 import { endUserErased } from './accept-job.js';
@@ -30,4 +30,15 @@ export function createJobIdIssuer(keys: Pick<Keyring, 'claim'>, clock = createJo
       }
     }
   };
+}
+
+/**
+ * The job a request accepts: the one it was given (named with its Idempotency-Key's claim, its own or an earlier
+ * attempt's of the same request: see IdempotentRequest.newJobId), with its acceptedAt read back from the id, or else
+ * a new one. Every route that creates a job takes its id this way, so a retry after an attempt whose append landed
+ * though its answer was lost accepts that same job again rather than a second one.
+ */
+export function jobToAccept(issue: IssueJobId, kind: JobKind, scope: Scope, given: string | undefined): Promise<{ jobId: string; acceptedAt: number }> {
+  const acceptedAt = given === undefined ? null : acceptedAtOf(given);
+  return given !== undefined && acceptedAt !== null ? Promise.resolve({ jobId: given, acceptedAt }) : issue(kind, scope);
 }

@@ -2,7 +2,7 @@ import { isJobIdOf, jobIdOfMemory } from '@memory/contracts';
 import type { Scope, VectorStore } from '@memory/ports';
 import { errorCode, RequestError } from '@memory/platform';
 import { acceptJob, END_USER_ERASED, type AcceptJobDeps } from './accept-job.js';
-import type { IssueJobId } from './job-ids.js';
+import { jobToAccept, type IssueJobId } from './job-ids.js';
 import type { UpdateRequest } from './validation.js';
 
 export interface UpdatingDeps extends AcceptJobDeps {
@@ -26,7 +26,14 @@ const NOT_READY_RETRY_AFTER_S = 1;
  */
 export function createUpdating(deps: UpdatingDeps) {
   return {
-    async updateMemory(scope: Scope, memoryId: string, timeZone: string | null, change: UpdateRequest) {
+    /** A new update job id, for a request that names its job before accepting it (an idempotent one). */
+    newJobId: async (scope: Scope) => (await deps.issueJobId('update', scope)).jobId,
+    /**
+     * Accepts the change as an update job: `givenJobId` when the request named its job with its Idempotency-Key's
+     * claim (its own, or an earlier attempt's of the same request whose append may have landed: the pipeline then
+     * writes that job's version once), else a new one.
+     */
+    async updateMemory(scope: Scope, memoryId: string, timeZone: string | null, change: UpdateRequest, givenJobId?: string) {
       const madeBy = jobIdOfMemory(memoryId);
       if (madeBy === null || !isJobIdOf(madeBy, scope.endUserId)) throw memoryNotFound(memoryId);
       const job = await deps.jobs.get(scope.tenantId, madeBy);
@@ -39,7 +46,7 @@ export function createUpdating(deps: UpdatingDeps) {
         throw new RequestError(422, 'MEMORY.NOT_EDITABLE', `memory ${memoryId} is ${memory.kind === 'image' ? 'an image' : 'a page of a PDF'}: only text memories can be corrected; delete it and ingest it again instead`, { kind: memory.kind });
       }
       try {
-        const { jobId, acceptedAt } = await deps.issueJobId('update', scope);
+        const { jobId, acceptedAt } = await jobToAccept(deps.issueJobId, 'update', scope, givenJobId);
         return await acceptJob(deps, 'ingestRequested', {
           jobId, ...scope, kind: 'text', acceptedAt,
           content: change.content ?? memory.originalContent,

@@ -76,9 +76,10 @@ export interface IdempotencyStore {
 }
 
 /**
- * The job a record's request created: the one kept with its claim (ClaimRequest.jobId) or, for a route that names its
- * job only in its answer (PATCH: the update job's id is issued as it is accepted), the answer's `jobId`. Null for a
- * record that names none (a claim without a job id, still being answered). Stores keep it with the record when they
+ * The job a record's request created: the one kept with its claim (ClaimRequest.jobId; every route that creates a job
+ * names it so) or, for a record that names none there (a claim made without one, such as PATCH's and DELETE's before
+ * they named their jobs with the claim), the answer's `jobId`. Null for a record that names neither (a claim without
+ * a job id, still being answered). Stores keep it with the record when they
  * store the answer, so forgetJobs finds records by it.
  */
 export function jobIdOfRecord(record: { response: StoredResponse | null; jobId?: string | null }): string | null {

@@ -9,23 +9,30 @@ import { scopeOf, sendOutcome } from './guards.js';
 /**
  * DELETE of a memory, of a job's memories, and of an end user: 202 with a del_job_ id whose record holds the receipt.
  * Forgetting is idempotent by itself (a second delete removes nothing); an Idempotency-Key also makes a retry answer
- * with the first job instead of accepting a second one.
+ * with the first job instead of accepting a second one, also after a first attempt that failed (a 5xx) or whose edge
+ * died: the retry accepts the job that attempt named, whose append may have landed.
  */
 export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): Router {
   const router = Router();
-  const answer = async (req: Request, res: Response, scope: Scope, route: string, target: string, accept: () => Promise<{ status: 'Accepted'; jobId: string }>) => {
+  /**
+   * `jobScope` is the end user the forget job is issued for (the key's scope but for an erasure); the job id is named
+   * with the key's claim, as for ingestion, so a retry after an attempt whose append may have landed accepts that
+   * same forget job, with its same boundary, rather than a second one.
+   */
+  const answer = async (req: Request, res: Response, keyScope: Scope, jobScope: Scope, route: string, target: string, accept: (jobId: string | undefined) => Promise<{ status: 'Accepted'; jobId: string }>) => {
     const outcome = await idempotency.run({
-      scope,
+      scope: keyScope,
       key: req.header(IDEMPOTENCY_KEY_HEADER),
       fingerprint: () => requestFingerprint(route, { target }),
-      accept: async () => ({ status: 202, body: await accept() }),
+      newJobId: () => forgetting.newJobId(jobScope),
+      accept: async (jobId) => ({ status: 202, body: await accept(jobId) }),
     });
     sendOutcome(res, outcome);
   };
   router.delete('/v1/memories/:id', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
     const memoryId = validateId(req.params['id'], 'id');
-    await answer(req, res, scope, 'DELETE /v1/memories/{id}', memoryId, () => forgetting.forgetMemory(scope, memoryId));
+    await answer(req, res, scope, scope, 'DELETE /v1/memories/{id}', memoryId, (given) => forgetting.forgetMemory(scope, memoryId, given));
   });
   router.delete('/v1/memories', async (req, res) => {
     const scope = scopeOf(req, res.locals['tenantId'] as string);
@@ -33,7 +40,7 @@ export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): 
     if (typeof jobId !== 'string' || jobId === '') {
       throw new RequestError(400, 'FORGET.MISSING_JOB_ID', 'DELETE /v1/memories needs ?job_id=<jobId> (every memory that job made); to forget everything of an end user use DELETE /v1/users/{endUserId}');
     }
-    await answer(req, res, scope, 'DELETE /v1/memories?job_id', jobId, () => forgetting.forgetJob(scope, jobId));
+    await answer(req, res, scope, scope, 'DELETE /v1/memories?job_id', jobId, (given) => forgetting.forgetJob(scope, jobId, given));
   });
   router.delete('/v1/users/:endUserId', async (req, res) => {
     const endUserId = validateEndUserId(req.params['endUserId']);
@@ -45,7 +52,7 @@ export function forgetRoutes(forgetting: Forgetting, idempotency: Idempotency): 
     // The erasure removes the end user's Idempotency-Key records, so its own key is kept beside them, under a name no
     // end user id can take ('/' is not allowed in one): a retry after the erasure still gets the first job.
     const keyScope = { tenantId: scope.tenantId, endUserId: `erasure/${endUserId}` };
-    await answer(req, res, keyScope, 'DELETE /v1/users/{id}', endUserId, () => forgetting.eraseUser(scope));
+    await answer(req, res, keyScope, scope, 'DELETE /v1/users/{id}', endUserId, (given) => forgetting.eraseUser(scope, given));
   });
   return router;
 }

@@ -20,7 +20,10 @@ export function updateRoutes(updating: Updating, idempotency: Idempotency): Rout
       scope,
       key: req.header(IDEMPOTENCY_KEY_HEADER),
       fingerprint: () => requestFingerprint('PATCH /v1/memories/{id}', { memoryId, timeZone, body: JSON.stringify(req.body) }),
-      accept: async () => ({ status: 202, body: await updating.updateMemory(scope, memoryId, timeZone, change) }),
+      // Named with the claim, as for ingestion: a retry after an attempt whose append may have landed (a 5xx, an edge
+      // that died) accepts that same update job, which the pipeline writes as one version, not a second one.
+      newJobId: () => updating.newJobId(scope),
+      accept: async (jobId) => ({ status: 202, body: await updating.updateMemory(scope, memoryId, timeZone, change, jobId) }),
     });
     sendOutcome(res, outcome);
   });
