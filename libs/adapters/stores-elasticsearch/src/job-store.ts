@@ -1,4 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { bulk } from './bulk.js';
 import { call } from './errors.js';
 import { acceptedAtOf } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
@@ -75,10 +76,10 @@ export class ElasticsearchJobStore implements JobStore {
     const unique = [...new Set(jobIds)];
     for (const jobId of unique) checkJobKey(tenantId, jobId);
     if (unique.length === 0) return 0;
-    const response = await call('JOBS', `forget ${unique.length} jobs of ${tenantId}`, () =>
-      this.client.bulk({ operations: unique.map((jobId) => ({ delete: { _index: this.index, _id: documentId(tenantId, jobId) } })), refresh: false }),
-    );
-    const deleted = response.items.filter((item) => item.delete?.result === 'deleted').length;
+    // A failed item (429 rejected, 5xx, a write block) raises the mapped JOBS.* error, retriable when the item is, so
+    // a forget never reports records deleted that survive; a job already gone (not_found, no error) deletes nothing.
+    const items = await bulk(this.client, 'JOBS', `forget ${unique.length} jobs of ${tenantId}`, unique.map((jobId) => ({ delete: { _index: this.index, _id: documentId(tenantId, jobId) } })), false);
+    const deleted = items.filter((item) => item.result === 'deleted').length;
     if (deleted > 0) this.expunge.schedule();
     return deleted;
   }

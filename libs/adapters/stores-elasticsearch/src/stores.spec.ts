@@ -178,6 +178,42 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       expect(created.list().find((step) => step.step === 'elasticsearch')!.count).to.equal(1);
     });
 
+    it('rejects a forget or erase of jobs whose bulk delete fails per item (a write block), and counts a missing job as nothing deleted', async () => {
+      // _bulk answers 200 with the failures per item: the forget must not report the records gone while they stay.
+      const own: ElasticsearchStoresOptions = { ...options, prefix: uniqueName('test-job-forget') };
+      const blocked = await openElasticsearchStores(own);
+      const index = `${own.prefix}-jobs`;
+      const tenant = uniqueName('tenant');
+      const job = (jobId: string): JobRecord => ({
+        jobId, tenantId: tenant, endUserId: 'u', state: 'Completed', stage: null, partCount: 1, memoryIds: [], errorCode: null, reason: null, acceptedAt: 1, updatedAt: 1,
+      });
+      try {
+        await blocked.jobs.update(tenant, 'job-1', () => job('job-1'));
+        expect(await blocked.jobs.forget(tenant, ['never-there']), 'a job already gone').to.equal(0);
+        await raw.indices.putSettings({ index, settings: { 'index.blocks.write': true } });
+        try {
+          const error = await blocked.jobs.forget(tenant, ['job-1', 'never-there']).then(
+            (deleted) => expect.fail(`forget resolved ${deleted} under a write block`),
+            (failure: unknown) => failure as { code: string; retriable: boolean },
+          );
+          expect(error.code).to.match(/^JOBS\./);
+          const erasing = await blocked.jobs.erase({ tenantId: tenant, endUserId: null }, Date.now()).then(
+            (erased) => expect.fail(`erase resolved ${erased} under a write block`),
+            (failure: unknown) => failure as { code: string },
+          );
+          expect(erasing.code).to.equal(error.code);
+        } finally {
+          await raw.indices.putSettings({ index, settings: { 'index.blocks.write': false } });
+        }
+        expect(await blocked.jobs.get(tenant, 'job-1'), 'the job the failed forget left').to.not.equal(null);
+        expect(await blocked.jobs.forget(tenant, ['job-1', 'never-there'])).to.equal(1);
+        expect(await blocked.jobs.get(tenant, 'job-1')).to.equal(null);
+      } finally {
+        await blocked.close();
+        await dropElasticsearchStores(own);
+      }
+    });
+
     it('counts the members of a centroid save even when it stopped before writing their member documents', async () => {
       const scope = freshScope();
       const centroid = { embeddingModel: 'test-model@1', sum: Float32Array.from([1, 0, 0, 0]), memoryCount: 1, similaritySum: 1 };

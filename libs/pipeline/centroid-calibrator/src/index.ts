@@ -44,15 +44,17 @@ export const centroidCalibratorStage: StageSpec<'committed', CentroidCalibratorD
         await recomputeCentroid(scope, { vectors, centroids });
         continue;
       }
-      if (plan === 'unchanged') continue;
       // A member forgotten between this batch's decoding and the save: the forgetter may have recomputed already,
-      // so recompute again without it.
-      const changedItems = items.filter((i) => plan.changed.has(i.value.memoryId));
-      const forgotten = await keys.forgotten(scope, changedItems.map((i) => contentKeyId(i.value)));
+      // so recompute again without it. Checked for every memory of the batch, whatever the fold decided: a batch
+      // retried after this check failed (its save done) folds to 'unchanged', and skipping the check then would
+      // leave the forgotten vector in the centroid for good. A recompute reads the store, so needs no check.
+      const forgotten = await keys.forgotten(scope, items.map((i) => contentKeyId(i.value)));
       if (forgotten.size > 0) {
         await recomputeCentroid(scope, { vectors, centroids });
         continue;
       }
+      if (plan === 'unchanged') continue;
+      const changedItems = items.filter((i) => plan.changed.has(i.value.memoryId));
       const last = changedItems[changedItems.length - 1]!;
       updates.set(last, {
         event: 'centroidUpdated',
