@@ -52,7 +52,7 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
   if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, updateJobs, idempotency);
   let deliveries = deps.webhooks ? await deps.webhooks.forgetJobs(scope, updateJobs) : 0;
   const { memories, removed } = await removeMemories(scope, memoryIds, deps);
-  const centroidMembers = memories > 0 ? await recomputeCentroid(scope, deps) : null;
+  const centroidMembers = (await mayStillCount(scope, request, memoryIds, memories, deps)) ? await recomputeCentroid(scope, deps) : null;
 
   // A job with no memory left goes whole: its record and its files. A document keeps its PDF while pages remain;
   // once a finished document's last page is forgotten, its own key goes too (it seals the request: the file's name,
@@ -79,6 +79,22 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
     ...(deps.webhooks ? [{ store: 'webhooks', what: 'webhook deliveries about their jobs', count: deliveries }] : []),
     { store: 'keys', what: 'data keys destroyed', count: keysDestroyed },
   ], keysDestroyed);
+}
+
+/**
+ * Whether the end user's centroid may still count what this request forgets, so it has to be recomputed: a retry
+ * (in-process, or a redelivery after a crash) removes nothing, yet its first attempt may have failed after the
+ * deletion and before the recompute saved.
+ */
+async function mayStillCount(scope: Scope, request: ForgetRequested, memoryIds: string[], removedNow: number, deps: ForgetDeps): Promise<boolean> {
+  if (removedNow > 0) return true;
+  // The cheapest check that is still correct: a member entry of a target (an O(targets) read) when the request names
+  // its memory; a job's memories can no longer be named once deleted, so then any centroid may count them; and a
+  // centroid reset but not saved again (absent while memories remain) is rebuilt rather than left to a fold from empty.
+  const centroid = await deps.centroids.get(scope);
+  if (!centroid) return (await deps.vectors.count(scope)) > 0;
+  if (request.target === 'job') return true;
+  return (await deps.centroids.members(scope, memoryIds)).size > 0;
 }
 
 /** The update (PATCH) jobs that wrote a version of these memories, as their histories name them. */

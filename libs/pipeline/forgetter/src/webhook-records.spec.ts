@@ -17,12 +17,12 @@ function storesHolding(memoryIds: string[]) {
     },
     { forget: async (_tenantId: string, jobIds: string[]) => (asked.projection.push(jobIds), jobIds.length) },
   );
-  const vectors = { ids: async () => memoryIds, getWithoutVectors: async () => [], delete: async () => 0 };
+  const vectors = { ids: async () => memoryIds, count: async () => memoryIds.length, get: async () => [], getWithoutVectors: async () => [], delete: async () => 0 };
   const deps = {
     vectors,
     visualVectors: { ...vectors, ids: async () => [] },
     graph: { neighbours: async () => [], deleteNodes: async () => 0, degrees: async () => new Map(), getNodes: async () => [] },
-    centroids: { reset: async () => undefined },
+    centroids: { get: async () => null, members: async () => new Map(), reset: async () => undefined },
     blobs: { deletePrefix: async () => 1 },
     jobs: { get: async () => ({ state: 'Completed' }), forget: async (_tenantId: string, jobIds: string[]) => jobIds.length },
     keys: { forget: async () => 1, erase: async () => 0, scrub: async () => undefined },
