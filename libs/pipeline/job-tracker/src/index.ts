@@ -1,6 +1,6 @@
-import type { StageSpec } from '@memory/pipeline-runtime';
+import type { ForgottenRecord, StageSpec } from '@memory/pipeline-runtime';
 import { mapWithConcurrency } from '@memory/platform';
-import type { JobStore, Keyring, Scope } from '@memory/ports';
+import type { JobRecord, JobStore, Keyring, Scope } from '@memory/ports';
 import { jobStatusOf, type JobStatus } from '@memory/contracts';
 import { applyJobStatuses } from './job-state.js';
 
@@ -52,12 +52,16 @@ export const jobTrackerStage: StageSpec<'ingestRequested' | 'jobStatus', JobTrac
   // tombstones. Only the jobs forgotten themselves go: an update whose memory was forgotten in the pipeline keeps its
   // Failed record (its ingest request, sealed with the memory's key, no longer opens either).
   async takeBackForgotten(scope, records, deps) {
-    const jobIds = [...new Set(records.flatMap(({ jobId }) => (jobId === null ? [] : [jobId])))];
-    const held = await Promise.all(jobIds.map((jobId) => deps.jobs.get(scope.tenantId, jobId)));
-    const written = jobIds.filter((_, i) => held[i] !== null);
-    if (written.length > 0) await forgetForgottenJobs(scope, written, deps);
+    const written = await heldJobs(scope, records, deps.jobs);
+    if (written.length > 0) await forgetForgottenJobs(scope, written.map(({ jobId }) => jobId), deps);
   },
 };
+
+/** The records a job store still holds of the jobs that records which no longer open name (their job-id headers). */
+export async function heldJobs(scope: Scope, records: ForgottenRecord[], jobs: JobStore): Promise<JobRecord[]> {
+  const jobIds = [...new Set(records.flatMap(({ jobId }) => (jobId === null ? [] : [jobId])))];
+  return (await Promise.all(jobIds.map((jobId) => jobs.get(scope.tenantId, jobId)))).filter((record): record is JobRecord => record !== null);
+}
 
 /**
  * Removes the records of those of these jobs of one end user that are forgotten (their tombstones, an erasure), and

@@ -2,7 +2,7 @@ import type { StageSpec } from '@memory/pipeline-runtime';
 import { mapWithConcurrency } from '@memory/platform';
 import { acceptedAtOf, jobStatusOf, type ForgetRequested, type JobStatus } from '@memory/contracts';
 import type { JobRecord, JobStore, Keyring, Scope, WebhookEndpoint, WebhookStore } from '@memory/ports';
-import { applyJobStatus, forgetForgottenJobs } from '@memory/stage-job-tracker';
+import { applyJobStatus, forgetForgottenJobs, heldJobs } from '@memory/stage-job-tracker';
 import { deliveryIdOf, eventsOfJob, webhookBody } from './events.js';
 import type { RetrySchedule } from './schedule.js';
 
@@ -101,8 +101,7 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
   // A report that no longer opens may be of a job an earlier delivery projected, or enqueued events of, and stopped
   // before its check of the tombstones (a crash): the job's projection and deliveries go if the job is forgotten.
   async takeBackForgotten(scope, records, deps) {
-    const jobIds = [...new Set(records.flatMap(({ jobId }) => (jobId === null ? [] : [jobId])))];
-    const held = (await Promise.all(jobIds.map((jobId) => deps.jobs.get(scope.tenantId, jobId)))).filter((record): record is JobRecord => record !== null);
+    const held = await heldJobs(scope, records, deps.jobs);
     if (held.length > 0) await takeBackForgottenJobs(held, deps);
   },
 };
