@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { memoryIdOf, newDataKey, type ForgetRequested } from '@memory/contracts';
 import { MemoryServiceError } from '@memory/platform';
 import { Keyring, type BlobStore, type CentroidStore, type DataKeyStore, type GraphStore, type JobStore, type Scope, type VectorStore } from '@memory/ports';
-import { recomputeCentroid } from '@memory/stage-centroid-calibrator';
+import { centroidCalibratorStage, recomputeCentroid } from '@memory/stage-centroid-calibrator';
 import { openEmbeddedKeyStore } from '@memory/keys-embedded';
 import { createEmbeddedGraphStore } from '@memory/graph-embedded';
 import { createEmbeddedJobStore } from '@memory/jobs-embedded';
@@ -50,10 +50,10 @@ describe('a forget retried after its first attempt failed before the centroid wa
   });
 
   /**
-   * The centroid store, its first call of `method` refused as an overloaded engine refuses it: a refused reset leaves
-   * the centroid counting the forgotten memory; a refused save, after the reset, leaves no centroid.
+   * The centroid store, its first call of `method` refused as an overloaded engine refuses it: the recompute's read of
+   * the revision, or its replace; either leaves the centroid counting the forgotten memory.
    */
-  function failingFirst(method: 'reset' | 'save'): CentroidStore {
+  function failingFirst(method: 'get' | 'replace'): CentroidStore {
     let failed = false;
     return Object.create(stores.centroids, {
       [method]: {
@@ -68,13 +68,14 @@ describe('a forget retried after its first attempt failed before the centroid wa
     });
   }
 
-  async function forgetTwice(request: ForgetRequested, failing: 'reset' | 'save') {
+  async function forgetTwice(request: ForgetRequested, failing: 'get' | 'replace', meanwhile?: () => Promise<void>) {
     const blobs = { deletePrefix: async () => 0 } as unknown as BlobStore;
     const deps = { vectors: stores.vectors, visualVectors, graph, centroids: failingFirst(failing), blobs, jobs, keys: new Keyring(keyStore) };
     let first: unknown;
     await forget(request, deps).catch((error: unknown) => (first = error));
     expect((first as MemoryServiceError | undefined)?.code, 'the first attempt fails at the centroid').to.equal('VECTORS.UNAVAILABLE');
     expect((await stores.vectors.ids(scope)).sort()).to.deep.equal([ids[0], ids[2]]);
+    await meanwhile?.();
     return forget(request, deps);
   }
 
@@ -89,7 +90,7 @@ describe('a forget retried after its first attempt failed before the centroid wa
   const byMemory: ForgetRequested = { jobId: `del_job_${T + 900}_alice`, ...scope, target: 'memory', memoryId: ids[1]!, targetJobId: null, acceptedAt: T + 900, keysDestroyed: 0 };
   const byJob: ForgetRequested = { jobId: `del_job_${T + 900}_alice`, ...scope, target: 'job', memoryId: null, targetJobId: jobOf(1), acceptedAt: T + 900, keysDestroyed: 0 };
   for (const [what, request] of [['a memory forget', byMemory], ['a job forget, whose memories it can no longer name', byJob]] as const) {
-    for (const failing of ['reset', 'save'] as const) {
+    for (const failing of ['get', 'replace'] as const) {
       it(`recomputes on the retry of ${what}, which deletes nothing (first ${failing} refused)`, async () => {
         const retried = await forgetTwice(request, failing);
         expect(retried.memories).to.equal(0);
@@ -97,6 +98,24 @@ describe('a forget retried after its first attempt failed before the centroid wa
       });
     }
   }
+
+  it('counts a memory committed between the failed attempt and its retry, and every memory kept', async () => {
+    // The first attempt's recompute is refused; the calibrator then folds a new memory into what the centroid holds.
+    // Were the centroid emptied before the recompute's write, that fold would start from nothing, and the retry,
+    // finding the forgotten memory no member, would leave a centroid of the new memory alone.
+    const fourth = memoryRecord(scope, memoryIdOf(jobOf(3), 0), DIMS, { vector: unitVector(DIMS, { 3: 1 }), jobId: jobOf(3), createdAt: T + 3 });
+    const foldFourth = async () => {
+      await keyStore.create([{ scope, keyId: jobOf(3), key: newDataKey() }]);
+      await stores.vectors.upsert([fourth]);
+      const commit = { memoryId: fourth.id, jobId: jobOf(3), ...scope, partIndex: 0, partCount: 1, createdAt: T + 3, embeddingModel: fourth.embeddingModel, vector: Array.from(fourth.vector), version: 1, replacedVector: null };
+      await centroidCalibratorStage.process([{ event: 'committed', value: commit, topic: 'memory.committed', partition: 0, offset: 0, key: 'acme/alice', timestamp: 1 }], { centroids: stores.centroids, keys: new Keyring(keyStore), vectors: stores.vectors });
+    };
+    await forgetTwice(byMemory, 'replace', foldFourth);
+    const centroid = (await stores.centroids.get(scope))!;
+    expect(centroid.memoryCount).to.equal(3);
+    Array.from(centroid.sum).forEach((x, i) => expect(x, `sum[${i}]`).to.be.closeTo(vectors[0]![i]! + vectors[2]![i]! + fourth.vector[i]!, 1e-6));
+    expect([...(await stores.centroids.members(scope, [...ids, fourth.id])).keys()].sort()).to.deep.equal([ids[0], ids[2], fourth.id].sort());
+  });
 
   it('leaves the centroid alone on a redelivery of a forget that completed', async () => {
     const request = byMemory;

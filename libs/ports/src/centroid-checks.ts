@@ -25,6 +25,14 @@ export function checkCentroidMembers(members: ReadonlyMap<string, CentroidMember
   return entries.map(([id, { version, similarity }]) => [id, { version, similarity }]);
 }
 
+/** What a replace writes, checked as save checks it; members without a centroid would count in nothing. */
+export function checkReplacement(centroid: Centroid | null, members: ReadonlyMap<string, CentroidMember>): Array<[string, CentroidMember]> {
+  if (centroid) checkCentroid(centroid);
+  const entries = checkCentroidMembers(members);
+  if (!centroid && entries.length > 0) throw new MemoryServiceError('VECTORS.INVALID_MEMBER', 'a replace without a centroid cannot record members');
+  return entries;
+}
+
 /** A conditional save that found another revision than it was given: read again and fold again. */
 export function centroidChanged(scope: { tenantId: string; endUserId: string }, expected: string | null): MemoryServiceError {
   return new MemoryServiceError('VECTORS.CENTROID_CHANGED', `the centroid of ${scope.tenantId}/${scope.endUserId} changed since revision ${expected ?? '(none)'} was read`, { retriable: true });

@@ -156,7 +156,13 @@ export interface CentroidStore {
    * VECTORS.CENTROID_CHANGED and nothing is written: how a read-modify-write keeps a concurrent recompute's result.
    */
   save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>, condition?: { ifRevision: string | null }): Promise<void>;
-  /** Removes the end user's centroid and its member list (before it is recomputed without forgotten memories). */
+  /**
+   * Replaces the centroid and its whole member list with these (a recompute's result; null and no members: the user
+   * has none), atomically, and only if the stored centroid is still `ifRevision` (null: still absent), else
+   * VECTORS.CENTROID_CHANGED and nothing changes. No moment shows an empty centroid to a concurrent fold.
+   */
+  replace(scope: Scope, centroid: Centroid | null, members: ReadonlyMap<string, CentroidMember>, condition: { ifRevision: string | null }): Promise<void>;
+  /** Removes the end user's centroid and its member list (an erasure of everything the user had). */
   reset(scope: Scope): Promise<void>;
   close(): Promise<void>;
 }

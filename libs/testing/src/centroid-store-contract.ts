@@ -99,6 +99,51 @@ export function describeCentroidStoreContract(adapterName: string, factory: Stor
       await expectCode(store.save(scope, centroid([1, 1, 0, 0], 2, 1), members('m3'), { ifRevision: before.revision! }), 'VECTORS.CENTROID_CHANGED');
     });
 
+    it('replaces the centroid and its whole member list at once, on the revision it read', async () => {
+      await store.save(scope, centroid([1, 1, 0, 0], 2, 1.5), members('m1', 'm2'));
+      await store.save(scope, centroid([1, 1, 1, 0], 3, 2), members('m3'));
+      const read = (await store.get(scope))!;
+      const recomputed = centroid([1, 0, 1, 0], 2, 1.25);
+      await store.replace(scope, recomputed, members('m1', 'm3'), { ifRevision: read.revision! });
+      expect(withoutRevision(await store.get(scope))).to.deep.equal(recomputed);
+      expect((await store.get(scope))!.revision).to.not.equal(read.revision);
+      expect(await store.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(members('m1', 'm3'));
+      // A fold after it adds to the new list; what the replaced centroid counted stays out.
+      await store.save(scope, centroid([1, 0, 1, 1], 3, 2), members('m4'));
+      expect(await store.members(scope, ['m1', 'm2', 'm3', 'm4'])).to.deep.equal(members('m1', 'm3', 'm4'));
+      store = await harness.reopen();
+      expect(await store.members(scope, ['m1', 'm2', 'm3', 'm4'])).to.deep.equal(members('m1', 'm3', 'm4'));
+    });
+
+    it('refuses a replace over another revision than it read, and changes nothing then', async () => {
+      await store.save(scope, centroid([1, 0, 0, 0], 1, 1), members('m1'));
+      const read = (await store.get(scope))!;
+      // The calibrator folds m2 in between the recompute's read and its replace.
+      await store.save(scope, centroid([1, 1, 0, 0], 2, 1.5), members('m2'), { ifRevision: read.revision! });
+      await expectCode(store.replace(scope, centroid([9, 9, 9, 9], 1, 1), members('m9'), { ifRevision: read.revision! }), 'VECTORS.CENTROID_CHANGED');
+      await expectCode(store.replace(scope, null, new Map(), { ifRevision: read.revision! }), 'VECTORS.CENTROID_CHANGED');
+      await expectCode(store.replace(scope, centroid([9, 9, 9, 9], 1, 1), members('m9'), { ifRevision: null }), 'VECTORS.CENTROID_CHANGED');
+      expect(withoutRevision(await store.get(scope))).to.deep.equal(centroid([1, 1, 0, 0], 2, 1.5));
+      expect(await store.members(scope, ['m1', 'm2', 'm9'])).to.deep.equal(members('m1', 'm2'));
+      // A save read before a replace loses to it too.
+      const beforeReplace = (await store.get(scope))!;
+      await store.replace(scope, centroid([0, 1, 0, 0], 1, 1), members('m2'), { ifRevision: beforeReplace.revision! });
+      await expectCode(store.save(scope, centroid([1, 1, 1, 0], 3, 2), members('m3'), { ifRevision: beforeReplace.revision! }), 'VECTORS.CENTROID_CHANGED');
+      expect(await store.members(scope, ['m1', 'm2', 'm3'])).to.deep.equal(members('m2'));
+    });
+
+    it('replaces with nothing when the end user has no memories left, and creates where none was', async () => {
+      await store.save(scope, centroid([1, 0, 0, 0], 1, 1), members('m1'));
+      await store.replace(scope, null, new Map(), { ifRevision: (await store.get(scope))!.revision! });
+      expect(await store.get(scope)).to.equal(null);
+      expect(await store.members(scope, ['m1'])).to.deep.equal(new Map());
+      await store.replace(scope, null, new Map(), { ifRevision: null });
+      await store.replace(scope, centroid([0, 0, 1, 0], 1, 1), members('m3'), { ifRevision: null });
+      expect(withoutRevision(await store.get(scope))).to.deep.equal(centroid([0, 0, 1, 0], 1, 1));
+      expect(await store.members(scope, ['m1', 'm3'])).to.deep.equal(members('m3'));
+      await expectCode(store.replace(scope, null, members('m1'), { ifRevision: (await store.get(scope))!.revision! }), 'VECTORS.INVALID_MEMBER');
+    });
+
     it('resets one end user\'s centroid and members, so it can be recomputed from scratch', async () => {
       const otherUser: Scope = { tenantId: scope.tenantId, endUserId: 'other-user' };
       await store.save(scope, centroid([1, 0, 0, 0], 2, 1.5), members('m1', 'm2'));

@@ -1,15 +1,16 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { centroidChanged, checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
+import { randomUUID } from 'node:crypto';
+import { centroidChanged, checkCentroid, checkCentroidMembers, checkReplacement, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
-import { readDocument, writeIfUnchanged } from './documents.js';
+import { deleteIfUnchanged, readDocument, writeIfUnchanged, type Versioned } from './documents.js';
 import { call, readableDocs } from './errors.js';
 import { deleteMatching } from './delete-matching.js';
 import { DelayedExpunge } from './delayed-expunge.js';
 import { KeyLock } from './key-lock.js';
 import { documentId } from './names.js';
-import { retryOnConflict } from './retry-conflicts.js';
+import { retryOnConflict, VersionConflict } from './retry-conflicts.js';
 import { checkIds, checkScope } from './validate.js';
 
 interface CentroidDocument {
@@ -19,6 +20,8 @@ interface CentroidDocument {
   sum: number[];
   memoryCount: number;
   similaritySum: number;
+  /** Which member documents count: those written with this generation (none before the first replace). */
+  generation?: string;
   /** The members of the last save; they may not have member documents yet. */
   pendingMembers?: PendingMember[];
   /** What saves wrote before members carried their version: ids only. */
@@ -33,10 +36,15 @@ interface MemberDocument extends Partial<CentroidMember> {
   tenantId: string;
   endUserId: string;
   memoryId: string;
+  generation?: string;
 }
 
+const MATERIALISE_PAGE = 1_000;
+
 const centroidId = (scope: Scope) => documentId(scope.tenantId, scope.endUserId);
-const memberId = (scope: Scope, memoryId: string) => documentId(scope.tenantId, scope.endUserId, memoryId);
+/** A generation's member documents have ids of their own, so a late write of another generation cannot overwrite one. */
+const memberId = (scope: Scope, memoryId: string, generation: string | undefined) =>
+  generation === undefined ? documentId(scope.tenantId, scope.endUserId, memoryId) : documentId(scope.tenantId, scope.endUserId, memoryId, generation);
 const inScope = (source: { tenantId: string; endUserId: string }, scope: Scope) => source.tenantId === scope.tenantId && source.endUserId === scope.endUserId;
 
 /**
@@ -47,6 +55,11 @@ const inScope = (source: { tenantId: string; endUserId: string }, scope: Scope) 
  * documents are a materialisation of those, written after the commit and again, idempotently, at the start of the
  * next save, before its commit replaces the pending list. members() reads both, the pending entry first, so a member
  * is what the last committed centroid says of it, whatever crash falls between the writes.
+ *
+ * replace() swaps the whole member list: it writes the new members under a new generation (their ids include it, so
+ * nothing reads them yet), makes the centroid document name that generation in one conditional write (the commit
+ * point), then deletes every member document of another generation. Documents of a replace that lost its condition,
+ * or whose process died before the commit, name a generation no centroid names, and count for nothing.
  *
  * Every read is by id (realtime), so no write waits for a refresh. One writer per end user is expected (the
  * calibrator's partitioning by user gives that); the centroid write is still conditional, so two writers cannot
@@ -81,16 +94,19 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     checkScope(scope);
     const ids = checkIds(memoryIds);
     if (ids.length === 0) return new Map();
-    const docs = [{ _index: this.indices.centroids, _id: centroidId(scope) }, ...ids.map((id) => ({ _index: this.indices.members, _id: memberId(scope, id) }))];
-    const response = await call('VECTORS', `read centroid members of ${scope.tenantId}/${scope.endUserId}`, () =>
-      this.client.mget<CentroidDocument | MemberDocument>({ docs }),
-    );
-    const [centroid, ...members] = readableDocs('VECTORS', `read centroid members of ${scope.tenantId}/${scope.endUserId}`, response.docs).map((doc) => ('found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? doc._source : null));
-    const pending = pendingOf(centroid as CentroidDocument | null);
+    const what = `read centroid members of ${scope.tenantId}/${scope.endUserId}`;
+    // The centroid first: it says which generation of member documents counts.
+    const read = await this.read(scope, what);
+    const centroid = read && inScope(read.source, scope) ? read.source : null;
+    if (!centroid) return new Map();
+    const generation = centroid.generation;
+    const response = await call('VECTORS', what, () => this.client.mget<MemberDocument>({ docs: ids.map((id) => ({ _index: this.indices.members, _id: memberId(scope, id, generation) })) }));
+    const members = readableDocs('VECTORS', what, response.docs).map((doc) => ('found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? doc._source : null));
+    const pending = pendingOf(centroid);
     const found = new Map<string, CentroidMember | null>();
     ids.forEach((id, i) => {
       if (pending.has(id)) found.set(id, pending.get(id)!);
-      else if (members[i]) found.set(id, memberOf(members[i] as MemberDocument));
+      else if (members[i]) found.set(id, memberOf(members[i]!));
     });
     return found;
   }
@@ -99,26 +115,47 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     this.checkOpen();
     checkScope(scope);
     checkCentroid(centroid);
-    const members = checkCentroidMembers(changedMembers).map(([memoryId, member]): PendingMember => ({ memoryId, ...member }));
+    const members = checkCentroidMembers(changedMembers);
     const what = `save the centroid of ${scope.tenantId}/${scope.endUserId}`;
-    const document: CentroidDocument = {
-      tenantId: scope.tenantId,
-      endUserId: scope.endUserId,
-      embeddingModel: centroid.embeddingModel,
-      sum: Array.from(centroid.sum),
-      memoryCount: centroid.memoryCount,
-      similaritySum: centroid.similaritySum,
-      pendingMembers: members,
-    };
     await this.lock.run(centroidId(scope), async () => {
-      await retryOnConflict('VECTORS', what, async () => {
+      const generation = await retryOnConflict('VECTORS', what, async () => {
         const current = await this.read(scope, what);
         if (condition && (current ? revisionOf(current) : null) !== condition.ifRevision) throw centroidChanged(scope, condition.ifRevision);
-        await this.materialise(scope, [...pendingOf(current?.source ?? null)], what);
-        await writeIfUnchanged(this.client, 'VECTORS', what, { index: this.indices.centroids, id: centroidId(scope) }, document, current);
+        // A new centroid starts a generation of its own, so no member document left from before it counts.
+        const generation = current ? current.source.generation : randomUUID();
+        await this.materialise(scope, [...pendingOf(current?.source ?? null)], generation, what);
+        await writeIfUnchanged(this.client, 'VECTORS', what, { index: this.indices.centroids, id: centroidId(scope) }, this.document(scope, centroid, generation, members), current);
+        return generation;
       });
       // Committed; should this fail, they still count as members through pendingMembers.
-      await this.materialise(scope, members.map((member) => [member.memoryId, member]), what);
+      await this.materialise(scope, members, generation, what);
+    });
+  }
+
+  async replace(scope: Scope, centroid: Centroid | null, members: ReadonlyMap<string, CentroidMember>, condition: { ifRevision: string | null }): Promise<void> {
+    this.checkOpen();
+    checkScope(scope);
+    const entries = checkReplacement(centroid, members);
+    const what = `replace the centroid of ${scope.tenantId}/${scope.endUserId}`;
+    await this.lock.run(centroidId(scope), async () => {
+      const current = await this.read(scope, what);
+      if ((current ? revisionOf(current) : null) !== condition.ifRevision) throw centroidChanged(scope, condition.ifRevision);
+      const generation = randomUUID();
+      try {
+        if (centroid) {
+          for (let i = 0; i < entries.length; i += MATERIALISE_PAGE) await this.materialise(scope, entries.slice(i, i + MATERIALISE_PAGE), generation, what);
+          await writeIfUnchanged(this.client, 'VECTORS', what, { index: this.indices.centroids, id: centroidId(scope) }, this.document(scope, centroid, generation, []), current);
+        } else if (current) {
+          await deleteIfUnchanged(this.client, 'VECTORS', what, { index: this.indices.centroids, id: centroidId(scope) }, current);
+        }
+      } catch (error) {
+        if (!(error instanceof VersionConflict)) throw error;
+        // Its own documents only: the writer it lost to may have committed a generation of its own meanwhile.
+        await this.deleteMembers(scope, { of: generation }, what).catch(() => undefined);
+        throw centroidChanged(scope, condition.ifRevision);
+      }
+      // What the replaced centroid counted, and what replaces that never committed left.
+      await this.deleteMembers(scope, centroid ? { outside: generation } : {}, what);
     });
   }
 
@@ -128,7 +165,7 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     const what = `reset the centroid of ${scope.tenantId}/${scope.endUserId}`;
     await this.lock.run(centroidId(scope), async () => {
       await call('VECTORS', what, () => this.client.delete({ index: this.indices.centroids, id: centroidId(scope) }, { ignore: [404] }));
-      await deleteMatching(this.client, 'VECTORS', what, this.indices.members, { bool: { filter: [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }] } });
+      await this.deleteMembers(scope, {}, what);
     });
     // The centroid sums the user's memory vectors, its older versions (one per save) too: an erasure drops them all.
     this.expunge.schedule();
@@ -145,14 +182,35 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     return readDocument<CentroidDocument>(this.client, 'VECTORS', what, this.indices.centroids, centroidId(scope));
   }
 
-  private async materialise(scope: Scope, members: Array<[string, CentroidMember | null]>, what: string): Promise<void> {
+  private document(scope: Scope, centroid: Centroid, generation: string | undefined, members: Array<[string, CentroidMember]>): CentroidDocument {
+    return {
+      tenantId: scope.tenantId,
+      endUserId: scope.endUserId,
+      embeddingModel: centroid.embeddingModel,
+      sum: Array.from(centroid.sum),
+      memoryCount: centroid.memoryCount,
+      similaritySum: centroid.similaritySum,
+      ...(generation === undefined ? {} : { generation }),
+      pendingMembers: members.map(([memoryId, member]) => ({ memoryId, ...member })),
+    };
+  }
+
+  private async materialise(scope: Scope, members: Array<[string, CentroidMember | null]>, generation: string | undefined, what: string): Promise<void> {
     if (members.length === 0) return;
     const operations: estypes.BulkRequest['operations'] = [];
     for (const [memoryId, member] of members) {
-      const document: MemberDocument = { tenantId: scope.tenantId, endUserId: scope.endUserId, memoryId, ...member };
-      operations.push({ index: { _index: this.indices.members, _id: memberId(scope, memoryId) } }, document);
+      const document: MemberDocument = { tenantId: scope.tenantId, endUserId: scope.endUserId, memoryId, ...member, ...(generation === undefined ? {} : { generation }) };
+      operations.push({ index: { _index: this.indices.members, _id: memberId(scope, memoryId, generation) } }, document);
     }
     await bulk(this.client, 'VECTORS', `${what}: record ${members.length} members`, operations, false);
+  }
+
+  /** Deletes the end user's member documents: of one generation, of every generation but one, or all. */
+  private deleteMembers(scope: Scope, which: { of?: string; outside?: string }, what: string): Promise<number> {
+    const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }];
+    if (which.of !== undefined) filter.push({ term: { generation: which.of } });
+    const mustNot = which.outside === undefined ? [] : [{ term: { generation: which.outside } }];
+    return deleteMatching(this.client, 'VECTORS', `${what}: delete members`, this.indices.members, { bool: { filter, must_not: mustNot } });
   }
 
   private checkOpen(): void {
@@ -172,6 +230,6 @@ function memberOf(document: MemberDocument): CentroidMember | null {
 }
 
 /** Sequence numbers grow with every write of the shard, a delete and a new document included, so none repeats. */
-function revisionOf(document: { seqNo: number; primaryTerm: number }): string {
+function revisionOf(document: Pick<Versioned<unknown>, 'seqNo' | 'primaryTerm'>): string {
   return `${document.seqNo}:${document.primaryTerm}`;
 }

@@ -49,3 +49,13 @@ export async function writeIfUnchanged<T>(
     throw engineError(family, what, error);
   }
 }
+
+/** Deletes a document only if it is still `expected`; a lost race throws VersionConflict, a missing one too. */
+export async function deleteIfUnchanged(client: Client, family: Family, what: string, target: { index: string; id: string }, expected: Versioned<unknown>): Promise<void> {
+  try {
+    await timeStep('elasticsearch', () => client.delete({ index: target.index, id: target.id, if_seq_no: expected.seqNo, if_primary_term: expected.primaryTerm, refresh: false }, { maxRetries: 0 }));
+  } catch (error) {
+    if (status(error) === 409 || status(error) === 404) throw new VersionConflict();
+    throw engineError(family, what, error);
+  }
+}

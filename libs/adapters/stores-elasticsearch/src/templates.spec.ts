@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { resolveElasticsearchStoresOptions } from './options.js';
-import { idempotencyMapping, indexTemplates, memoryMapping, SCHEMA_VERSION, webhookDeliveryMapping } from './templates.js';
+import { centroidMemberMapping, idempotencyMapping, indexTemplates, memoryMapping, SCHEMA_VERSION, webhookDeliveryMapping } from './templates.js';
 
 const settings = (overrides = {}) => resolveElasticsearchStoresOptions({ node: 'http://127.0.0.1:9200', dims: 384, ...overrides });
 
@@ -83,11 +83,16 @@ describe('index templates', () => {
   });
 
   it('maps the job a webhook delivery is about and its accept time, so forgetting the job or an erasure finds it; the body stays unindexed (schema 9)', () => {
-    expect(SCHEMA_VERSION).to.equal(9);
+    expect(SCHEMA_VERSION).to.be.at.least(9);
     const properties = webhookDeliveryMapping().properties!;
     expect(properties['jobId']).to.deep.equal({ type: 'keyword' });
     expect(properties['jobAcceptedAt']).to.deep.equal({ type: 'long' });
     expect(Object.keys(properties)).to.not.include('body');
+  });
+
+  it('maps the generation of a centroid member, so a replace finds what the centroid it replaced counted (schema 10)', () => {
+    expect(SCHEMA_VERSION).to.equal(10);
+    expect(Object.keys(centroidMemberMapping().properties!).sort()).to.deep.equal(['endUserId', 'generation', 'memoryId', 'tenantId']);
   });
 
   it('sets shards, replicas (auto-expanding by default) and the memories refresh interval from the options', () => {

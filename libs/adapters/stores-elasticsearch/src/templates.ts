@@ -13,9 +13,10 @@ import type { ElasticsearchStoresSettings } from './options.js';
  * records (filled from each record's _source, or its answer), so forgetting a job finds its records. 9: the jobs,
  * idempotency and webhook indices expunge every deleted document too (what forgetting deletes there can name a file);
  * jobId and jobAcceptedAt of webhook deliveries (filled from each delivery's body), so forgetting a job finds its
- * deliveries and an erasure those of the jobs accepted before it.
+ * deliveries and an erasure those of the jobs accepted before it. 10: generation of centroid members (those written
+ * before it belong to no generation, which the centroids written before it name: nothing to fill).
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 export interface IndexTemplate {
   /** The template's name, also the name of the one index it matches. */
@@ -112,12 +113,15 @@ export function centroidMapping(): estypes.MappingTypeMapping {
   };
 }
 
-/** One document per (end user, memory id) already folded into the centroid; its version and share live in _source only. */
+/**
+ * One document per (end user, memory id, generation) folded into the centroid; its version and share live in _source
+ * only. The generation is searched to drop what a replaced centroid counted.
+ */
 export function centroidMemberMapping(): estypes.MappingTypeMapping {
   return {
     dynamic: false,
     _meta: { schemaVersion: SCHEMA_VERSION },
-    properties: { tenantId: keyword, endUserId: keyword, memoryId: keyword },
+    properties: { tenantId: keyword, endUserId: keyword, memoryId: keyword, generation: keyword },
   };
 }
 

@@ -1,6 +1,6 @@
 import { MemoryServiceError } from '@memory/platform';
 import { randomUUID } from 'node:crypto';
-import { centroidChanged, checkCentroid, checkCentroidMembers, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
+import { centroidChanged, checkCentroid, checkCentroidMembers, checkReplacement, type Centroid, type CentroidMember, type CentroidStore, type Scope } from '@memory/ports';
 import { scopedKey, scopeRange, storageError, type StoredCentroid, type StoredMember, type VectorStorage } from './storage.js';
 import { checkIds, checkScope } from './validate.js';
 
@@ -45,21 +45,29 @@ export class EmbeddedCentroidStore implements CentroidStore {
     checkScope(scope);
     checkCentroid(centroid);
     const members = checkCentroidMembers(changedMembers);
-    const stored: StoredCentroid = {
-      embeddingModel: centroid.embeddingModel,
-      sum: new Uint8Array(centroid.sum.buffer.slice(centroid.sum.byteOffset, centroid.sum.byteOffset + centroid.sum.byteLength)),
-      memoryCount: centroid.memoryCount,
-      similaritySum: centroid.similaritySum,
-      revision: randomUUID(),
-    };
+    const stored = storedCentroid(centroid);
     const { centroids, centroidMembers } = this.storage;
     await this.storage.durable(() => {
-      if (condition) {
-        const current = centroids.get([scope.tenantId, scope.endUserId]);
-        if ((current ? (current.revision ?? '') : null) !== condition.ifRevision) throw centroidChanged(scope, condition.ifRevision);
-      }
+      if (condition) this.checkRevision(scope, condition.ifRevision);
       centroids.put([scope.tenantId, scope.endUserId], stored);
       for (const [id, member] of members) centroidMembers.put(scopedKey(scope, id), member);
+    });
+  }
+
+  async replace(scope: Scope, centroid: Centroid | null, members: ReadonlyMap<string, CentroidMember>, condition: { ifRevision: string | null }): Promise<void> {
+    this.checkOpen();
+    checkScope(scope);
+    const entries = checkReplacement(centroid, members);
+    const stored = centroid ? storedCentroid(centroid) : null;
+    const { centroids, centroidMembers } = this.storage;
+    // A replace drops members, which may be forgotten memories: their keys' bytes go at the next compaction.
+    await this.storage.markDeleting();
+    await this.storage.durable(() => {
+      this.checkRevision(scope, condition.ifRevision);
+      for (const key of centroidMembers.getKeys(scopeRange(scope))) centroidMembers.remove(key);
+      if (stored) centroids.put([scope.tenantId, scope.endUserId], stored);
+      else centroids.remove([scope.tenantId, scope.endUserId]);
+      for (const [id, member] of entries) centroidMembers.put(scopedKey(scope, id), member);
     });
   }
 
@@ -80,9 +88,26 @@ export class EmbeddedCentroidStore implements CentroidStore {
     await this.storage.release();
   }
 
+  /** Inside a write transaction: the stored centroid is still the revision read (null: still absent). */
+  private checkRevision(scope: Scope, ifRevision: string | null): void {
+    const current = this.storage.centroids.get([scope.tenantId, scope.endUserId]);
+    if ((current ? (current.revision ?? '') : null) !== ifRevision) throw centroidChanged(scope, ifRevision);
+  }
+
   private checkOpen(): void {
     if (this.closed) throw new MemoryServiceError('VECTORS.CLOSED', 'the centroid store is closed');
   }
+}
+
+/** A fresh revision with every write, so a save after a replace never matches a revision read before it. */
+function storedCentroid(centroid: Centroid): StoredCentroid {
+  return {
+    embeddingModel: centroid.embeddingModel,
+    sum: new Uint8Array(centroid.sum.buffer.slice(centroid.sum.byteOffset, centroid.sum.byteOffset + centroid.sum.byteLength)),
+    memoryCount: centroid.memoryCount,
+    similaritySum: centroid.similaritySum,
+    revision: randomUUID(),
+  };
 }
 
 /** Members recorded before they carried their version were stored as 1. */

@@ -25,22 +25,26 @@ export async function whileCentroidChanged<T>(attempts: number, task: () => Prom
  * calibrator folded them, so it no longer includes forgotten memories; each member is recorded at the version the
  * store holds. Reads every memory of the user: O(n). Returns how many members the new centroid has.
  *
- * The save is conditioned on no centroid having been saved since this recompute's reset: two recomputes at once
- * (a forget's and the calibrator's) could otherwise end with the one that read the store before a memory was
- * deleted, bringing its vector back.
+ * The revision is read before the memories, and the result replaces the centroid only if it is still that revision:
+ * a save in between (the calibrator's fold, another recompute that read the store after a memory was deleted) sends
+ * this one back to read again, so a recompute never brings back a forgotten memory's vector nor drops a fold, and no
+ * reader ever sees the centroid empty.
  */
 export async function recomputeCentroid(scope: Scope, stores: { vectors: VectorStore; centroids: CentroidStore }): Promise<number> {
   return whileCentroidChanged(RECOMPUTE_ATTEMPTS, async () => {
-    await stores.centroids.reset(scope);
+    const revision = (await stores.centroids.get(scope))?.revision ?? null;
     const ids = await stores.vectors.ids(scope);
     const memories = [];
     for (let i = 0; i < ids.length; i += READ_BATCH) memories.push(...(await stores.vectors.get(scope, ids.slice(i, i + READ_BATCH))));
-    if (memories.length === 0) return 0;
+    if (memories.length === 0) {
+      await stores.centroids.replace(scope, null, new Map(), { ifRevision: revision });
+      return 0;
+    }
     memories.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const first = memories[0]!;
     const { centroid, shares } = addMembers(emptyCentroid(first.embeddingModel, first.vector.length), memories.map((memory) => memory.vector));
     const members = new Map(memories.map((memory, i) => [memory.id, { version: memory.version ?? 1, similarity: shares[i]! }]));
-    await stores.centroids.save(scope, centroid, members, { ifRevision: null });
+    await stores.centroids.replace(scope, centroid, members, { ifRevision: revision });
     return memories.length;
   });
 }

@@ -89,11 +89,8 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
 async function mayStillCount(scope: Scope, request: ForgetRequested, memoryIds: string[], removedNow: number, deps: ForgetDeps): Promise<boolean> {
   if (removedNow > 0) return true;
   // The cheapest check that is still correct: a member entry of a target (an O(targets) read) when the request names
-  // its memory; a job's memories can no longer be named once deleted, so then any centroid may count them; and a
-  // centroid reset but not saved again (absent while memories remain) is rebuilt rather than left to a fold from empty.
-  const centroid = await deps.centroids.get(scope);
-  if (!centroid) return (await deps.vectors.count(scope)) > 0;
-  if (request.target === 'job') return true;
+  // its memory; a job's memories can no longer be named once deleted, so then any centroid may count them.
+  if (request.target === 'job') return (await deps.centroids.get(scope)) !== null;
   return (await deps.centroids.members(scope, memoryIds)).size > 0;
 }
 
