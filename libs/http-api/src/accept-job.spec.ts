@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AvroCodec } from '@memory/contracts';
 import type { EventLog, JobRecord, JobStore, OutgoingRecord } from '@memory/ports';
-import { createLogger, errorCode, withRequestId } from '@memory/platform';
+import { createLogger, errorCode, MemoryServiceError, withRequestId } from '@memory/platform';
 import { acceptJob, JOB_RECORD_WAIT_MS, type AcceptJobDeps } from './accept-job.js';
 
 /** acceptJob's order and deadlines, with a log that records appends and stores that answer when told to. */
@@ -52,5 +52,43 @@ describe('acceptJob', () => {
     expect(refused).to.include({ status: 409, code: 'REQUEST.END_USER_ERASED' });
     expect(await withRequestId('req-6', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingErased }), 'forgetRequested', forget))).to.include({ status: 'Accepted' });
     expect([...records.keys()]).to.deep.equal(['del_job_1700000000000_ada']);
+  });
+
+  describe('an ingest answered before its erasure check could be made', () => {
+    const records = new Map<string, JobRecord>();
+    const written = new Set<string>();
+    /** A job store whose writes land `delayMs` late, as an overloaded engine's do. */
+    const slowJobs = (delayMs: number) => ({
+      update: (_tenant: string, jobId: string, change: (current: JobRecord | null) => JobRecord) =>
+        new Promise((resolve) => setTimeout(() => (written.add(jobId), resolve(records.set(jobId, change(null)).get(jobId))), delayMs)),
+      forget: async (_tenant: string, jobIds: string[]) => jobIds.filter((jobId) => records.delete(jobId)).length,
+    }) as unknown as JobStore;
+    /** Whether the job's record, once written, is gone within `withinMs`. */
+    const untilGone = async (jobId: string, withinMs: number) => {
+      const deadline = performance.now() + withinMs;
+      while ((!written.has(jobId) || records.has(jobId)) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      return written.has(jobId) && !records.has(jobId);
+    };
+    beforeEach(() => (records.clear(), written.clear()));
+
+    it('removes its record once it lands, when the record outlasted the answer\'s wait and an erasure had overtaken it', async () => {
+      const answer = await withRequestId('req-7', () => acceptJob(deps({ jobs: slowJobs(JOB_RECORD_WAIT_MS + 200), keys: { isErased: async () => true } }), 'ingestRequested', ingest));
+      expect(answer).to.include({ status: 'Accepted' });
+      expect(await untilGone('job_1700000000000_ada', 2_000), 'the Accepted record removed after it landed').to.equal(true);
+    });
+
+    it('removes its record when the key store could not answer at first and then says it was erased', async () => {
+      let reads = 0;
+      const flaky = { isErased: async () => { if (reads++ === 0) throw new MemoryServiceError('KEYS.UNAVAILABLE', 'the key store is briefly unreachable', { retriable: true }); return true; } };
+      const answer = await withRequestId('req-8', () => acceptJob(deps({ jobs: slowJobs(0), keys: flaky }), 'ingestRequested', ingest));
+      expect(answer).to.include({ status: 'Accepted' });
+      expect(await untilGone('job_1700000000000_ada', 3_000), 'the record removed by the later check').to.equal(true);
+    });
+
+    it('keeps the record of a job no erasure overtook', async () => {
+      await withRequestId('req-9', () => acceptJob(deps({ jobs: slowJobs(JOB_RECORD_WAIT_MS + 100), keys: nothingErased }), 'ingestRequested', ingest));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([...records.keys()]).to.deep.equal(['job_1700000000000_ada']);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { EVENTS, jobHeaders, jobStatusOf, userKey, type AvroCodec, type EventPayloads } from '@memory/contracts';
 import type { EventLog, JobStore, Keyring } from '@memory/ports';
-import { clientGone, currentRequestId, errorCode, RequestError, timeStep, withTimeout, type Logger } from '@memory/platform';
+import { clientGone, currentRequestId, errorCode, RequestError, retry, timeStep, withTimeout, type Logger } from '@memory/platform';
 import { applyJobStatus } from '@memory/stage-job-tracker';
 
 export interface AcceptJobDeps {
@@ -52,11 +52,15 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
     },
   );
   // A forget job is kept whatever happened meanwhile: it is what carries the forgetting out.
-  if (name === 'ingestRequested' && recorded && (await erasedMeanwhile(deps, event))) {
-    await deps.jobs.forget(event.tenantId, [event.jobId]).catch((error: unknown) => {
-      deps.logger.warn('could not remove the record of a job erased while it was accepted', { jobId: event.jobId, error: String(error) });
-    });
-    throw endUserErased(event.jobId);
+  if (name === 'ingestRequested') {
+    const erased = recorded ? await erasedMeanwhile(deps, event) : null;
+    if (erased === true) {
+      await deps.jobs.forget(event.tenantId, [event.jobId]).catch((error: unknown) => {
+        deps.logger.warn('could not remove the record of a job erased while it was accepted', { jobId: event.jobId, error: String(error) });
+      });
+      throw endUserErased(event.jobId);
+    }
+    if (erased === null) checkErasureLater(deps, event, record);
   }
   return { status: 'Accepted' as const, jobId: event.jobId };
 }
@@ -67,13 +71,31 @@ export async function acceptJob<N extends JobEvent>(deps: AcceptJobDeps, name: N
  * Accepted record just written. Read after that record is written, this closes the race: an erasure this realtime
  * read does not see yet is recorded after the record was written, so the forgetter's later jobs.erase (which
  * refreshes first) finds the record and removes it. Only erasures are read: nothing else can forget a job before its
- * 202 names it. A store that cannot answer leaves the job accepted, as it was before this check.
+ * 202 names it. Null when the store cannot answer: the job is accepted and checked later (checkErasureLater).
  */
-async function erasedMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }): Promise<boolean> {
+async function erasedMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }): Promise<boolean | null> {
   return timeStep('erasure-check', () => deps.keys.isErased({ tenantId: event.tenantId, endUserId: event.endUserId }, event.jobId)).catch((error: unknown) => {
-    deps.logger.warn('could not check whether an erasure overtook an accepted job', { jobId: event.jobId, error: String(error) });
-    return false;
+    deps.logger.warn('could not check whether an erasure overtook an accepted job; checking again after answering', { jobId: event.jobId, error: String(error) });
+    return null;
   });
+}
+
+/**
+ * The erasure check of an ingest that was answered before it could be made (its Accepted record still being written
+ * after JOB_RECORD_WAIT_MS, or the key store not answering): made once the record has landed, retried with backoff,
+ * so an erasure that overtook the job does not leave its record Accepted for good. The client was told Accepted;
+ * the erasure covers the job, so the record goes as the erasure's own would have removed it.
+ */
+function checkErasureLater(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }, record: Promise<unknown>): void {
+  const scope = { tenantId: event.tenantId, endUserId: event.endUserId };
+  record
+    .then(
+      async () => {
+        if (await retry(() => deps.keys.isErased(scope, event.jobId))) await retry(() => deps.jobs.forget(event.tenantId, [event.jobId]));
+      },
+      () => undefined, // never written: nothing to remove
+    )
+    .catch((error: unknown) => deps.logger.warn('could not check, after answering, whether an erasure overtook an accepted job; its record may stay Accepted', { jobId: event.jobId, error: String(error) }));
 }
 
 /** The code of a job whose subject was forgotten while it was being accepted. */
