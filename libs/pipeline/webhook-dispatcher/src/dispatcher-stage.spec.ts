@@ -75,6 +75,35 @@ describe('webhook dispatcher stage', () => {
     expect(forgottenDeliveries, 'what an earlier delivery of its records enqueued').to.deep.equal([[{ tenantId: 'acme', endUserId: 'ada' }, [gone]]]);
   });
 
+  it('takes back the deliveries it enqueued of a job forgotten between its check and the enqueue', async () => {
+    const records = new Map<string, JobRecord>();
+    const jobs = {
+      update: async (_tenantId: string, jobId: string, change: (current: JobRecord | null) => JobRecord) => (records.set(jobId, change(records.get(jobId) ?? null)), records.get(jobId)!),
+      forget: async (_tenantId: string, jobIds: string[]) => jobIds.filter((jobId) => records.delete(jobId)).length,
+    } as unknown as JobStore;
+    const gone = 'job_1700000000000_ada';
+    // The edge destroys the job's key (its tombstone) while the dispatcher enqueues; the forgetter then removes the
+    // deliveries it finds, none yet.
+    let tombstoned = false;
+    const deliveries = new Map<string, WebhookDelivery>();
+    const webhooks = {
+      listEndpoints: async (tenantId: string) => [{ id: 'wh_1', tenantId, url: 'https://example.com/hook', events: ['job.completed'], secrets: [], createdAt: 0 }],
+      enqueue: async (delivery: WebhookDelivery) => {
+        tombstoned = true;
+        deliveries.set(delivery.id, delivery);
+      },
+      forgetJobs: async (_scope: Scope, jobIds: string[]) => {
+        for (const [id, delivery] of deliveries) if (jobIds.includes(delivery.jobId!)) deliveries.delete(id);
+      },
+    } as unknown as WebhookStore;
+    const keys = { forgotten: async (_scope: Scope, keyIds: string[]) => new Set(tombstoned ? keyIds.filter((id) => id === gone) : []) };
+    const completed = jobStatusOf({ jobId: gone, tenantId: 'acme', endUserId: 'ada' }, 'Completed', { stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: `mem_${gone}_0` });
+    const batch = [{ event: 'jobStatus', value: completed, topic: 't', partition: 0, offset: 0, key: 'acme/ada', timestamp: 1_700_000_001_000 }] as Array<Incoming<'jobStatus' | 'forgetRequested'>>;
+    await webhookDispatcherStage.process(batch, { jobs, webhooks, keys, schedule: { windowMs: 1_000 } });
+    expect([...deliveries.keys()], 'no delivery about the forgotten job').to.deep.equal([]);
+    expect([...records.keys()], 'nor its projection').to.deep.equal([]);
+  });
+
   it('takes back, when its report no longer opens, the projection and deliveries of a job an earlier delivery wrote before stopping', async () => {
     const scope = { tenantId: 'acme', endUserId: 'ada' };
     const gone = 'job_1700000000000_ada';

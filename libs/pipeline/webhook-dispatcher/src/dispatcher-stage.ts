@@ -82,12 +82,14 @@ export const webhookDispatcherStage: StageSpec<'jobStatus' | 'forgetRequested', 
       return { record, endpoints, lastAt: ofJob[ofJob.length - 1]!.timestamp };
     });
     const written = projected.filter((job): job is Projected => job !== null);
+    // Checked before enqueueing, so a job known to be forgotten is announced to no one; and again after, since the
+    // forgetter may have removed the job's deliveries between that check and the enqueue (its tombstone is written
+    // before the forgetter runs, so the second check sees every forget the enqueue could have missed).
     const forgotten = await takeBackForgottenJobs(written.map(({ record }) => record), deps);
-    await mapWithConcurrency(
-      written.filter(({ record }) => !forgotten.has(jobKeyOf(record.tenantId, record.jobId))),
-      WRITES_IN_FLIGHT,
-      (job) => enqueueEvents(job, webhooks, schedule),
-    );
+    const announced = written.filter(({ record }) => !forgotten.has(jobKeyOf(record.tenantId, record.jobId)));
+    await mapWithConcurrency(announced, WRITES_IN_FLIGHT, (job) => enqueueEvents(job, webhooks, schedule));
+    const ending = announced.filter(({ record }) => eventsOfJob(record).length > 0);
+    if (ending.length > 0) await takeBackForgottenJobs(ending.map(({ record }) => record), deps);
     // After an erasure the projection and the delivery log keep nothing of the end user's earlier jobs (the erasure's
     // own record and events stay); applied once every write of the batch is done, so nothing written concurrently
     // outlives it. The forgetter removed the deliveries it could see; these are the ones enqueued since.
