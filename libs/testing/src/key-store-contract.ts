@@ -88,6 +88,28 @@ export function describeKeyStoreContract(name: string, factory: StoreFactory<Dat
       expect((await harness.store.get(other, [jobAt(T0)])).size).to.equal(1);
     });
 
+    it('moves an erasure boundary only forward: concurrent erasures of one end user (and of a tenant) end with the latest', async () => {
+      const alice = scope();
+      const tenant = { tenantId: alice.tenantId, endUserId: null };
+      const bob = { ...alice, endUserId: 'bob' };
+      // The latest boundary goes first, so a store whose erasures overwrite each other ends with an older one.
+      const boundaries = Array.from({ length: 12 }, (_, i) => T0 + 1_000 - i * 10);
+      const latest = T0 + 1_000;
+      await Promise.all(boundaries.flatMap((before) => [harness.store.erase(alice, before), harness.store.erase(tenant, before - 500)]));
+      const covered = async (store: DataKeyStore) =>
+        store.erasedAmong([
+          { scope: alice, keyId: jobAt(latest - 1) },
+          { scope: alice, keyId: jobAt(latest) },
+          { scope: bob, keyId: jobAt(latest - 501, 'bob') },
+          { scope: bob, keyId: jobAt(latest - 500, 'bob') },
+        ]);
+      expect(await covered(harness.store), 'the latest boundaries, of the end user and of the tenant').to.deep.equal([true, false, true, false]);
+      await harness.store.erase(alice, T0);
+      await harness.store.erase(tenant, T0);
+      expect(await covered(harness.store), 'an older erasure afterwards moves nothing back').to.deep.equal([true, false, true, false]);
+      expect(await covered(await harness.reopen()), 'after a reopen').to.deep.equal([true, false, true, false]);
+    });
+
     it('creates the keys of several end users in one call, each in its own scope', async () => {
       const alice = scope();
       const bob = { ...alice, endUserId: 'bob' };

@@ -7,6 +7,8 @@ import { deleteMatching } from './delete-matching.js';
 import { call, readableDocs } from './errors.js';
 import { documentId } from './names.js';
 import { DelayedExpunge } from './delayed-expunge.js';
+import { readDocument, writeIfUnchanged } from './documents.js';
+import { retryOnConflict } from './retry-conflicts.js';
 
 interface SubjectDocument {
   kind: 'key' | 'tombstone';
@@ -35,8 +37,8 @@ const scopeKey = (scope: Scope) => JSON.stringify([scope.tenantId, scope.endUser
 
 /**
  * DataKeyStore on one index: a document per subject (its key, or its tombstone once forgotten, under the same _id)
- * and one per erasure. Reads by id are realtime GETs, so a key is readable the moment it is created and a
- * tombstone is seen at once by every process.
+ * and one per erasure, whose boundary only moves forward (a conditional write, see recordErasure). Reads by id are
+ * realtime GETs, so a key is readable the moment it is created and a tombstone is seen at once by every process.
  *
  * A destroyed key's old version stays in the index's segments as a soft-deleted document until a merge drops it;
  * every forget and erase asks for one (DelayedExpunge).
@@ -130,11 +132,7 @@ export class ElasticsearchKeyStore implements DataKeyStore {
   async erase(scope: { tenantId: string; endUserId: string | null }, before: number): Promise<number> {
     this.checkOpen();
     const endUserId = scope.endUserId ?? WHOLE_TENANT;
-    const [userBefore, tenantBefore] = (await this.subjectsAndErasures({ tenantId: scope.tenantId, endUserId }, [])).erasures;
-    const current = scope.endUserId === null ? tenantBefore : userBefore;
-    await call('KEYS', `record the erasure of ${scope.tenantId}/${endUserId}`, () =>
-      this.client.index({ index: this.index, id: erasureId(scope.tenantId, endUserId), document: { kind: 'erasure', tenantId: scope.tenantId, endUserId, before: Math.max(before, current) } satisfies ErasureDocument }),
-    );
+    await this.recordErasure(scope.tenantId, endUserId, before);
     const filter: estypes.QueryDslQueryContainer[] = [{ term: { kind: 'key' } }, { term: { tenantId: scope.tenantId } }];
     if (scope.endUserId !== null) filter.push({ term: { endUserId: scope.endUserId } });
     const destroyed = await deleteMatching(this.client, 'KEYS', `destroy the keys of ${scope.tenantId}/${endUserId}`, this.index, {
@@ -142,6 +140,21 @@ export class ElasticsearchKeyStore implements DataKeyStore {
     });
     this.expunge.schedule();
     return destroyed;
+  }
+
+  /**
+   * Moves the erasure boundary of an end user (or a tenant) forward to `before`, never back: a realtime read, then a
+   * write conditional on the version read (create when there is none), again from a fresh read when another
+   * erasure wrote first. Two erasures written at once thus end with the later boundary, whichever lands last.
+   */
+  private async recordErasure(tenantId: string, endUserId: string, before: number): Promise<void> {
+    const what = `record the erasure of ${tenantId}/${endUserId}`;
+    const id = erasureId(tenantId, endUserId);
+    await retryOnConflict('KEYS', what, async () => {
+      const current = await readDocument<SubjectDocument | ErasureDocument>(this.client, 'KEYS', what, this.index, id);
+      if (current?.source.kind === 'erasure' && current.source.before >= before) return;
+      await writeIfUnchanged(this.client, 'KEYS', what, { index: this.index, id }, { kind: 'erasure', tenantId, endUserId, before } satisfies ErasureDocument, current);
+    });
   }
 
   async forgotten(scope: Scope, keyIds: string[]): Promise<Set<string>> {

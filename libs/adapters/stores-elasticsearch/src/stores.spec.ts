@@ -6,7 +6,10 @@ import { lexicalTerms } from '@memory/lexical';
 import type { JobRecord } from '@memory/ports';
 import { StepTimings, withStepTimings } from '@memory/platform';
 import { describeCentroidStoreContract, describeIdempotencyStoreContract, describeJobStoreContract, describeKeyStoreContract, describeVectorStoreContract, describeWebhookStoreContract, describeWithEngine, expectCode, skippedForEngine, freshScope, localEngines, memoryRecord, type StoreFactory, uniqueName } from '@memory/testing';
-import { documentId } from './names.js';
+import { SharedClient } from './client.js';
+import { ElasticsearchIdempotencyStore } from './idempotency-store.js';
+import { documentId, indexNames } from './names.js';
+import { ElasticsearchWebhookStore } from './webhook-store.js';
 import { dropElasticsearchStores, elasticsearchStoresOptionsFromEnv, openElasticsearchStores, type ElasticsearchStores, type ElasticsearchStoresOptions } from './index.js';
 
 const DIMS = 8;
@@ -324,6 +327,55 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
         if (!expunged) this.skip();
       } finally {
         await quick.close();
+      }
+    });
+
+    /**
+     * What the file checks above show for memories and Idempotency-Key records holds for any index of that merge
+     * policy, so here it is enough to see the merge asked for: each deletion below took a minute to check by files.
+     */
+    it('asks for an expunging merge after an endpoint\'s delete (its secrets) or rotation and after the retention sweeps of deliveries and Idempotency-Key records', async () => {
+      const client = new Client({ node });
+      const merged: string[] = [];
+      client.diagnostic.on('request', (_error, event) => {
+        const path = event?.meta.request.params.path ?? '';
+        // The stores ask for no other forcemerge than DelayedExpunge's.
+        if (path.endsWith('/_forcemerge')) merged.push(decodeURIComponent(path.split('/')[1]!));
+      });
+      const names = indexNames(options.prefix!);
+      const shared = new SharedClient(client);
+      const webhooks = new ElasticsearchWebhookStore(shared, { endpoints: names.webhooks, deliveries: names.webhookDeliveries }, 50);
+      const idempotency = new ElasticsearchIdempotencyStore(shared, names.idempotency, 50);
+      /** The indices whose expunge `deletion` asked for, a delay after it. */
+      const expungedBy = async (deletion: () => Promise<unknown>) => {
+        merged.length = 0;
+        await deletion();
+        await new Promise((r) => setTimeout(r, 400));
+        return [...new Set(merged)].sort();
+      };
+      try {
+        const tenantId = uniqueName('tenant');
+        const at = Date.now() - 86_400_000;
+        const endpoint = { id: 'wh_1', tenantId, url: 'https://example.com/wh_1', events: ['job.completed' as const], secrets: [{ secret: 'whsec_old', expiresAt: null }], createdAt: at };
+        const delivery = (id: string) => ({
+          id, tenantId, endUserId: 'ann', webhookId: 'wh_1', eventType: 'job.completed' as const, body: `{"type":"job.completed","id":"${id}"}`,
+          state: 'delivered' as const, attempts: 1, nextAttemptAt: null, lastStatus: 200, lastError: null, retryUntil: at + 86_400_000, createdAt: at, updatedAt: at,
+        });
+        await webhooks.createEndpoint(endpoint);
+        await webhooks.enqueue(delivery('d-old'));
+        await webhooks.enqueue(delivery('d-kept'));
+        expect(await expungedBy(() => webhooks.updateEndpoint(tenantId, 'wh_1', (e) => ({ ...e, secrets: [{ secret: 'whsec_new', expiresAt: null }] }))), 'a rotation').to.deep.equal([names.webhooks]);
+        expect(await expungedBy(() => webhooks.removeSettledBefore(at - 1)), 'a sweep that deleted nothing').to.deep.equal([]);
+        expect(await expungedBy(async () => expect(await webhooks.updateDelivery(tenantId, 'wh_1', 'd-kept', (d) => ({ ...d, createdAt: at + 10 }))).to.not.equal(null)), 'a delivery update').to.deep.equal([]);
+        expect(await expungedBy(async () => expect(await webhooks.removeSettledBefore(at + 1)).to.be.at.least(1)), 'the delivery log\'s retention').to.deep.equal([names.webhookDeliveries]);
+        expect(await expungedBy(async () => expect(await webhooks.deleteEndpoint(tenantId, 'wh_1')).to.equal(true)), 'an endpoint\'s delete, with its deliveries').to.deep.equal([names.webhookDeliveries, names.webhooks].sort());
+        const scope = freshScope();
+        const claimed = await idempotency.claim(scope, 'k1', { fingerprint: 'fp', now: at, leaseMs: 60_000, ttlMs: 60_000, jobId: 'doc_job_1_x' });
+        if (claimed.state !== 'claimed') expect.fail(`claim: ${claimed.state}`);
+        expect(await idempotency.complete(scope, 'k1', claimed.claim, { status: 202, body: { status: 'Accepted', jobId: 'doc_job_1_x', storagePath: 'acme/x.pdf' } }, { now: at, ttlMs: 60_000 })).to.equal(true);
+        expect(await expungedBy(async () => expect(await idempotency.removeExpired(at + 120_000)).to.be.at.least(1)), 'the Idempotency-Key records\' expiry sweep').to.deep.equal([names.idempotency]);
+      } finally {
+        await Promise.all([webhooks.close(), idempotency.close()]);
       }
     });
 

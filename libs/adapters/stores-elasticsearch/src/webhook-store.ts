@@ -41,7 +41,11 @@ const status = (error: unknown) => (error instanceof errors.ResponseError ? erro
  */
 export class ElasticsearchWebhookStore implements WebhookStore {
   private readonly client: Client;
-  /** Forgetting leaves no deleted delivery (ids of the end user and their jobs) or endpoint (secrets) in the files. */
+  /**
+   * No deleted delivery (ids of the end user and their jobs) or endpoint version (its secrets) stays in the files:
+   * every deletion, by forgetting, by an endpoint's delete or secret rotation, or by the delivery log's retention,
+   * asks for an expunging merge.
+   */
   private readonly expunge: { endpoints: DelayedExpunge; deliveries: DelayedExpunge };
   private closed = false;
 
@@ -79,8 +83,11 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     return found.hits.hits.map((hit) => hit._source!);
   }
 
-  updateEndpoint(tenantId: string, id: string, change: (current: WebhookEndpoint) => WebhookEndpoint): Promise<WebhookEndpoint | null> {
-    return this.change(this.indices.endpoints, endpointId(tenantId, id), 'update webhook endpoint', change);
+  async updateEndpoint(tenantId: string, id: string, change: (current: WebhookEndpoint) => WebhookEndpoint): Promise<WebhookEndpoint | null> {
+    const updated = await this.change(this.indices.endpoints, endpointId(tenantId, id), 'update webhook endpoint', change);
+    // The version replaced (a secret rotation drops the expired secrets) stays in the files as a deleted document.
+    if (updated) this.expunge.endpoints.schedule();
+    return updated;
   }
 
   async deleteEndpoint(tenantId: string, id: string): Promise<boolean> {
@@ -92,7 +99,9 @@ export class ElasticsearchWebhookStore implements WebhookStore {
       if (status(error) === 404) return false;
       throw engineError(FAMILY, 'delete webhook endpoint', error);
     }
-    await deleteMatching(this.client, FAMILY, 'delete the deliveries of a webhook', this.indices.deliveries, { bool: { filter: [{ term: { tenantId } }, { term: { webhookId: id } }] } });
+    this.expunge.endpoints.schedule();
+    const deliveries = await deleteMatching(this.client, FAMILY, 'delete the deliveries of a webhook', this.indices.deliveries, { bool: { filter: [{ term: { tenantId } }, { term: { webhookId: id } }] } });
+    if (deliveries > 0) this.expunge.deliveries.schedule();
     return true;
   }
 
@@ -150,11 +159,13 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     return this.forgetDeliveries(`forget the webhook deliveries of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, scope, { terms: { jobId: forgotten } });
   }
 
-  removeSettledBefore(before: number): Promise<number> {
+  async removeSettledBefore(before: number): Promise<number> {
     this.checkOpen();
-    return deleteMatching(this.client, FAMILY, 'remove settled webhook deliveries', this.indices.deliveries, {
+    const removed = await deleteMatching(this.client, FAMILY, 'remove settled webhook deliveries', this.indices.deliveries, {
       bool: { filter: [{ terms: { state: ['delivered', 'failed'] } }, { range: { createdAt: { lt: before } } }] },
     });
+    if (removed > 0) this.expunge.deliveries.schedule();
+    return removed;
   }
 
   async forgetTenant(tenantId: string): Promise<number> {
