@@ -118,9 +118,10 @@ export function idsPageRequest(index: string, scope: Scope, pageSize: number, af
 /**
  * BM25 over the pre-analysed lexicalTerms of one end user's memories (and the time range): any of the terms may
  * match, each once, as the embedded index counts them (a repeated term would weigh twice in Lucene's boolean
- * query), each boosted by its weight (see userTermBoosts), so the idf is the end user's.
+ * query), each boosted by its weight (see userTermBoosts), so the idf is the end user's. `preference` names the
+ * shard copy the weights' statistics were read from (searchPreference).
  */
-export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQuery, 'k' | 'timeRange' | 'filter'>, boosts: ReadonlyMap<string, number>): estypes.SearchRequest {
+export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQuery, 'k' | 'timeRange' | 'filter'>, boosts: ReadonlyMap<string, number>, preference?: string): estypes.SearchRequest {
   const k = Math.min(query.k, MAX_CANDIDATES);
   const filter = scopedFilter(scope, query.filter);
   if (query.timeRange) filter.push(timeRangeFilter(query.timeRange));
@@ -131,6 +132,7 @@ export function textSearchRequest(index: string, scope: Scope, query: Pick<TextQ
     size: k,
     ...TIMED_FIELDS,
     track_total_hits: false,
+    ...(preference === undefined ? {} : { preference }),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { bm25Idf } from '@memory/lexical';
 import type { Scope } from '@memory/ports';
+import { documentId } from './names.js';
 import { scopeFilter } from './queries.js';
 
 /**
@@ -8,23 +9,47 @@ import { scopeFilter } from './queries.js';
  * index takes it from the one end user's. A name frequent in one user's memories and rare elsewhere is then worth
  * much more here than there (on LoCoMo, the speakers' names), and one user's ranking would move with what the
  * others write. So each query term is boosted by idf(user) / idf(index): Lucene's score is boost × idf × tf-norm,
- * which becomes the user's idf × tf-norm. The length norm keeps the index's average length. Both counts come from one
- * request (termStatsRequest) before the search.
+ * which becomes the user's idf × tf-norm. The length norm keeps the index's average length.
+ *
+ * The index's counts are Lucene's own (the term vectors of the query's terms, read from the shard copy the search
+ * will score on): Lucene counts a deleted document until a merge drops it, and counts of live documents only left a
+ * difference that moved one user's scores when another deleted a word, for the minute before the expunge. The
+ * user's counts come from a search of size 0 sent at the same time.
  */
 
-/** Counts of the terms among the end user's memories and in the whole index, in one search of size 0. */
-export function termStatsRequest(index: string, scope: Scope, terms: readonly string[]): estypes.SearchRequest {
-  const perTerm = { filters: { filters: Object.fromEntries(terms.map((term, i) => [`t${i}`, { term: { lexicalTerms: term } }])) } };
+/** Counts of the terms among the end user's memories, in one search of size 0. */
+export function userTermStatsRequest(index: string, scope: Scope, terms: readonly string[], preference: string): estypes.SearchRequest {
   return {
     index,
     size: 0,
     track_total_hits: true,
+    preference,
     query: { bool: { filter: scopeFilter(scope) } },
-    aggs: {
-      user: perTerm,
-      index: { global: {}, aggs: { documents: { filter: { exists: { field: 'lexicalTerms' } } }, terms: perTerm } },
-    },
+    aggs: { user: { filters: { filters: Object.fromEntries(terms.map((term, i) => [`t${i}`, { term: { lexicalTerms: term } }])) } } },
   };
+}
+
+/** The shard's statistics of the terms as Lucene scores with them: term vectors of a document made of the terms. */
+export function indexTermStatsRequest(index: string, terms: readonly string[], preference: string): estypes.TermvectorsRequest<{ lexicalTerms: string }> {
+  return {
+    index,
+    doc: { lexicalTerms: terms.join(' ') },
+    fields: ['lexicalTerms'],
+    term_statistics: true,
+    field_statistics: true,
+    positions: false,
+    offsets: false,
+    payloads: false,
+    preference,
+  };
+}
+
+/**
+ * Which shard copy an end user's searches read: the term statistics and the search must come from the same copy,
+ * whose deleted documents are its own until its merges. A custom preference string picks one copy per user.
+ */
+export function searchPreference(scope: Scope): string {
+  return `user:${documentId(scope.tenantId, scope.endUserId)}`;
 }
 
 export interface TermStats {
@@ -35,17 +60,15 @@ export interface TermStats {
   indexFrequencies: number[];
 }
 
-export function readTermStats(response: estypes.SearchResponse, terms: readonly string[]): TermStats {
-  const total = response.hits.total;
-  const aggs = response.aggregations as unknown as {
-    user: { buckets: Record<string, { doc_count: number }> };
-    index: { documents: { doc_count: number }; terms: { buckets: Record<string, { doc_count: number }> } };
-  };
+export function readTermStats(user: estypes.SearchResponse, index: estypes.TermvectorsResponse, terms: readonly string[]): TermStats {
+  const total = user.hits.total;
+  const buckets = (user.aggregations as unknown as { user: { buckets: Record<string, { doc_count: number }> } }).user.buckets;
+  const field = index.term_vectors?.['lexicalTerms'];
   return {
     userDocuments: typeof total === 'number' ? total : (total?.value ?? 0),
-    indexDocuments: aggs.index.documents.doc_count,
-    userFrequencies: terms.map((_, i) => aggs.user.buckets[`t${i}`]?.doc_count ?? 0),
-    indexFrequencies: terms.map((_, i) => aggs.index.terms.buckets[`t${i}`]?.doc_count ?? 0),
+    indexDocuments: field?.field_statistics?.doc_count ?? 0,
+    userFrequencies: terms.map((_, i) => buckets[`t${i}`]?.doc_count ?? 0),
+    indexFrequencies: terms.map((term) => field?.terms[term]?.doc_freq ?? 0),
   };
 }
 

@@ -11,7 +11,7 @@ import { fromListedDocument, fromMemoryDocument, toMemoryDocument, vectorFromByt
 import { documentId } from './names.js';
 import { MAX_CANDIDATES, type ElasticsearchStoresSettings } from './options.js';
 import { cosineFromScore, createdNearRequest, hitCreatedAt, hitId, creationTimesRequest, hitBytes, identifiersRequest, idsPageRequest, knnSearchRequest, listRequest, matchingRequest, scopeFilter, textSearchRequest, vectorsRequest } from './queries.js';
-import { readTermStats, termStatsRequest, userTermBoosts } from './user-term-weights.js';
+import { indexTermStatsRequest, readTermStats, searchPreference, userTermBoosts, userTermStatsRequest } from './user-term-weights.js';
 import { checkIdentifiers, checkIds, checkLimit, checkNearQuery, checkQuery, checkRecord, checkScope, checkTextQuery, checkTimeRange } from './validate.js';
 
 const IDS_PAGE = 1_000;
@@ -103,10 +103,15 @@ export class ElasticsearchVectorStore implements VectorStore {
     checkTextQuery(query);
     if (query.k === 0 || query.terms.length === 0) return [];
     const terms = [...new Set(query.terms)];
-    const stats = await call('VECTORS', `term statistics in ${this.index}`, () => this.client.search(termStatsRequest(this.index, scope, terms)));
-    const boosts = userTermBoosts(terms, readTermStats(stats, terms));
+    const preference = searchPreference(scope);
+    const what = `term statistics in ${this.index}`;
+    const [user, index] = await Promise.all([
+      call('VECTORS', what, () => this.client.search(userTermStatsRequest(this.index, scope, terms, preference))),
+      call('VECTORS', what, () => this.client.termvectors(indexTermStatsRequest(this.index, terms, preference))),
+    ]);
+    const boosts = userTermBoosts(terms, readTermStats(user, index, terms));
     if (boosts.size === 0) return [];
-    const request = textSearchRequest(this.index, scope, query, boosts);
+    const request = textSearchRequest(this.index, scope, query, boosts, preference);
     const response = await call('VECTORS', `text search in ${this.index}`, () => this.client.search<Pick<MemoryDocument, 'id'>>(request));
     return response.hits.hits.map((hit) => ({ id: hitId(hit), score: hit._score ?? 0, createdAt: hitCreatedAt(hit) }));
   }
