@@ -40,6 +40,8 @@ interface MemberDocument extends Partial<CentroidMember> {
 }
 
 const MATERIALISE_PAGE = 1_000;
+/** A members() read that keeps meeting a replace between its two reads gives up (retriably) after this many. */
+const MEMBER_READ_ROUNDS = 5;
 
 const centroidId = (scope: Scope) => documentId(scope.tenantId, scope.endUserId);
 /** A generation's member documents have ids of their own, so a late write of another generation cannot overwrite one. */
@@ -58,8 +60,11 @@ const inScope = (source: { tenantId: string; endUserId: string }, scope: Scope) 
  *
  * replace() swaps the whole member list: it writes the new members under a new generation (their ids include it, so
  * nothing reads them yet), makes the centroid document name that generation in one conditional write (the commit
- * point), then deletes every member document of another generation. Documents of a replace that lost its condition,
- * or whose process died before the commit, name a generation no centroid names, and count for nothing.
+ * point), then deletes the member documents of the generation it replaced (only that one: another process may have
+ * replaced this one since). Documents of a replace that lost its condition or whose process died before the commit,
+ * and a save's late writes under a replaced generation, name a generation no centroid names and count for nothing
+ * (reset() removes them with the rest). Processes of schema 9 write centroids without a generation: stop them all
+ * before starting those of schema 10 (README, Upgrades).
  *
  * Every read is by id (realtime), so no write waits for a refresh. One writer per end user is expected (the
  * calibrator's partitioning by user gives that); the centroid write is still conditional, so two writers cannot
@@ -95,20 +100,30 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     const ids = checkIds(memoryIds);
     if (ids.length === 0) return new Map();
     const what = `read centroid members of ${scope.tenantId}/${scope.endUserId}`;
-    // The centroid first: it says which generation of member documents counts.
-    const read = await this.read(scope, what);
-    const centroid = read && inScope(read.source, scope) ? read.source : null;
-    if (!centroid) return new Map();
-    const generation = centroid.generation;
-    const response = await call('VECTORS', what, () => this.client.mget<MemberDocument>({ docs: ids.map((id) => ({ _index: this.indices.members, _id: memberId(scope, id, generation) })) }));
-    const members = readableDocs('VECTORS', what, response.docs).map((doc) => ('found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? doc._source : null));
-    const pending = pendingOf(centroid);
-    const found = new Map<string, CentroidMember | null>();
-    ids.forEach((id, i) => {
-      if (pending.has(id)) found.set(id, pending.get(id)!);
-      else if (members[i]) found.set(id, memberOf(members[i]!));
-    });
-    return found;
+    // The centroid first: it says which generation of member documents counts. It is read again with them, and a
+    // replace in between (a new generation, the old one's documents deleted) sends the read round once more.
+    let read = await this.read(scope, what);
+    for (let round = 1; ; round++) {
+      const centroid = read && inScope(read.source, scope) ? read.source : null;
+      if (!read || !centroid) return new Map();
+      const docs = [{ _index: this.indices.centroids, _id: centroidId(scope) }, ...ids.map((id) => ({ _index: this.indices.members, _id: memberId(scope, id, centroid.generation) }))];
+      const response = await call('VECTORS', what, () => this.client.mget<CentroidDocument | MemberDocument>({ docs }));
+      const [again, ...members] = readableDocs('VECTORS', what, response.docs).map((doc) =>
+        'found' in doc && doc.found && doc._source && inScope(doc._source, scope) ? { source: doc._source, seqNo: doc._seq_no!, primaryTerm: doc._primary_term! } : null,
+      );
+      if (!again || revisionOf(again) !== revisionOf(read)) {
+        if (round >= MEMBER_READ_ROUNDS) throw centroidChanged(scope, revisionOf(read));
+        read = again as Versioned<CentroidDocument> | null;
+        continue;
+      }
+      const pending = pendingOf(centroid);
+      const found = new Map<string, CentroidMember | null>();
+      ids.forEach((id, i) => {
+        if (pending.has(id)) found.set(id, pending.get(id)!);
+        else if (members[i]) found.set(id, memberOf(members[i]!.source as MemberDocument));
+      });
+      return found;
+    }
   }
 
   async save(scope: Scope, centroid: Centroid, changedMembers: ReadonlyMap<string, CentroidMember>, condition?: { ifRevision: string | null }): Promise<void> {
@@ -150,13 +165,15 @@ export class ElasticsearchCentroidStore implements CentroidStore {
         }
       } catch (error) {
         if (!(error instanceof VersionConflict)) throw error;
-        // Its own documents only: the writer it lost to may have committed a generation of its own meanwhile.
-        await this.deleteMembers(scope, { of: generation }, what).catch(() => undefined);
+        await this.deleteMembers(scope, { generation }, what).catch(() => undefined);
         throw centroidChanged(scope, condition.ifRevision);
       }
-      // What the replaced centroid counted, and what replaces that never committed left.
-      await this.deleteMembers(scope, centroid ? { outside: generation } : {}, what);
+      // Only what the replaced centroid counted: another process may have replaced this one since, and its
+      // generation's documents are the ones that count now.
+      if (current) await this.deleteMembers(scope, { generation: current.source.generation ?? null }, what);
     });
+    // The replaced versions of the centroid document sum what the replace left out (a forgotten memory's vector).
+    this.expunge.schedule();
   }
 
   async reset(scope: Scope): Promise<void> {
@@ -165,7 +182,7 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     const what = `reset the centroid of ${scope.tenantId}/${scope.endUserId}`;
     await this.lock.run(centroidId(scope), async () => {
       await call('VECTORS', what, () => this.client.delete({ index: this.indices.centroids, id: centroidId(scope) }, { ignore: [404] }));
-      await this.deleteMembers(scope, {}, what);
+      await this.deleteMembers(scope, 'all', what);
     });
     // The centroid sums the user's memory vectors, its older versions (one per save) too: an erasure drops them all.
     this.expunge.schedule();
@@ -205,11 +222,12 @@ export class ElasticsearchCentroidStore implements CentroidStore {
     await bulk(this.client, 'VECTORS', `${what}: record ${members.length} members`, operations, false);
   }
 
-  /** Deletes the end user's member documents: of one generation, of every generation but one, or all. */
-  private deleteMembers(scope: Scope, which: { of?: string; outside?: string }, what: string): Promise<number> {
+  /** Deletes the end user's member documents: of one generation (null: those written before generations), or all. */
+  private deleteMembers(scope: Scope, which: { generation: string | null } | 'all', what: string): Promise<number> {
     const filter: estypes.QueryDslQueryContainer[] = [{ term: { tenantId: scope.tenantId } }, { term: { endUserId: scope.endUserId } }];
-    if (which.of !== undefined) filter.push({ term: { generation: which.of } });
-    const mustNot = which.outside === undefined ? [] : [{ term: { generation: which.outside } }];
+    const mustNot: estypes.QueryDslQueryContainer[] = [];
+    if (which !== 'all' && which.generation !== null) filter.push({ term: { generation: which.generation } });
+    if (which !== 'all' && which.generation === null) mustNot.push({ exists: { field: 'generation' } });
     return deleteMatching(this.client, 'VECTORS', `${what}: delete members`, this.indices.members, { bool: { filter, must_not: mustNot } });
   }
 

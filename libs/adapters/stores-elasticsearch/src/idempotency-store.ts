@@ -39,9 +39,11 @@ const isLive = (doc: IdempotencyDocument, now: number) => doc.expiresAt > now &&
  * documents.ts).
  *
  * Removals by scope or by age search the index and delete what they found (deleteWhere). A stored answer can name a
- * file (a PDF's storagePath), so what forgetting and the expiry sweep delete is expunged from the index's files a
- * delay later (DelayedExpunge), as memories are. A released claim (a request without effect, no answer stored) is
- * left to merges, and to the expunge of the next forget or sweep, which takes every deleted document of the index.
+ * file (a PDF's storagePath), so what forgetting deletes is expunged from the index's files a delay later
+ * (DelayedExpunge), as memories are. What the expiry sweep removes was not asked to be forgotten (the job records
+ * keep the same names), and a released claim holds no answer: both are left to merges, and to the next forget's
+ * expunge, which takes every deleted document of the index. An expunge after every sweep would rewrite most of a
+ * high-churn index each time.
  */
 export class ElasticsearchIdempotencyStore implements IdempotencyStore {
   private readonly client: Client;
@@ -117,25 +119,25 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
   }
 
   removeExpired(now: number): Promise<number> {
-    return this.deleteAndExpunge('remove expired idempotency records', { range: { expiresAt: { lte: now } } });
+    return this.deleteWhere('remove expired idempotency records', { range: { expiresAt: { lte: now } } });
   }
 
   forgetJobs(scope: Scope, jobIds: string[]): Promise<number> {
     checkScope(scope);
     const forgotten = [...new Set(jobIds)];
-    return this.deleteAndExpunge(`forget the idempotency records of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, {
+    return this.forgetWhere(`forget the idempotency records of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, {
       bool: { filter: [...userFilter(scope), { terms: { jobId: forgotten } }] },
     });
   }
 
   forgetUser(scope: Scope): Promise<number> {
     checkScope(scope);
-    return this.deleteAndExpunge(`forget the idempotency records of ${scope.tenantId}/${scope.endUserId}`, { bool: { filter: userFilter(scope) } });
+    return this.forgetWhere(`forget the idempotency records of ${scope.tenantId}/${scope.endUserId}`, { bool: { filter: userFilter(scope) } });
   }
 
   forgetTenant(tenantId: string): Promise<number> {
     checkScope({ tenantId, endUserId: '-' });
-    return this.deleteAndExpunge(`forget the idempotency records of tenant ${tenantId}`, { term: { tenantId } });
+    return this.forgetWhere(`forget the idempotency records of tenant ${tenantId}`, { term: { tenantId } });
   }
 
   async close(): Promise<void> {
@@ -159,8 +161,8 @@ export class ElasticsearchIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  /** Deletes what forgetting or the expiry sweep removes, and has it expunged from the index's files. */
-  private async deleteAndExpunge(what: string, query: estypes.QueryDslQueryContainer): Promise<number> {
+  /** Deletes what forgetting removes, and has it expunged from the index's files. */
+  private async forgetWhere(what: string, query: estypes.QueryDslQueryContainer): Promise<number> {
     const removed = await this.deleteWhere(what, query);
     if (removed > 0) this.expunge.schedule();
     return removed;

@@ -43,8 +43,9 @@ export class ElasticsearchWebhookStore implements WebhookStore {
   private readonly client: Client;
   /**
    * No deleted delivery (ids of the end user and their jobs) or endpoint version (its secrets) stays in the files:
-   * every deletion, by forgetting, by an endpoint's delete or secret rotation, or by the delivery log's retention,
-   * asks for an expunging merge.
+   * forgetting, an endpoint's delete and a secret rotation ask for an expunging merge. The delivery log's retention
+   * does not (nobody asked for those ids to be forgotten, and an expunge after every sweep would rewrite most of the
+   * index each time): its deletions go with merges, or with the next forget's expunge.
    */
   private readonly expunge: { endpoints: DelayedExpunge; deliveries: DelayedExpunge };
   private closed = false;
@@ -159,13 +160,11 @@ export class ElasticsearchWebhookStore implements WebhookStore {
     return this.forgetDeliveries(`forget the webhook deliveries of ${forgotten.length} job(s) of ${scope.tenantId}/${scope.endUserId}`, scope, { terms: { jobId: forgotten } });
   }
 
-  async removeSettledBefore(before: number): Promise<number> {
+  removeSettledBefore(before: number): Promise<number> {
     this.checkOpen();
-    const removed = await deleteMatching(this.client, FAMILY, 'remove settled webhook deliveries', this.indices.deliveries, {
+    return deleteMatching(this.client, FAMILY, 'remove settled webhook deliveries', this.indices.deliveries, {
       bool: { filter: [{ terms: { state: ['delivered', 'failed'] } }, { range: { createdAt: { lt: before } } }] },
     });
-    if (removed > 0) this.expunge.deliveries.schedule();
-    return removed;
   }
 
   async forgetTenant(tenantId: string): Promise<number> {

@@ -63,11 +63,13 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
     const remaining = (await deps.vectors.ids(scope)).some((id) => id.startsWith(memoryIdPrefixOf(targetJob)));
     if (!remaining) {
       const finished = (await deps.jobs.get(scope.tenantId, targetJob))?.state === 'Completed';
+      // The key first: it is the tombstone the job tracker and the webhook dispatcher check after their writes, so
+      // one of theirs landing after the removals below is taken back by them.
+      if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
       blobs = await deps.blobs.deletePrefix(blobPrefixOf(scope.tenantId, scope.endUserId, targetJob));
       jobRecords += await deps.jobs.forget(scope.tenantId, [targetJob]);
       if (idempotency) idempotencyRecords += await forgetIdempotencyRecords(scope, [targetJob], idempotency);
       if (deps.webhooks) deliveries += await deps.webhooks.forgetJobs(scope, [targetJob]);
-      if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
     }
   }
   return receipt(memories, [
@@ -89,8 +91,12 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
 async function mayStillCount(scope: Scope, request: ForgetRequested, memoryIds: string[], removedNow: number, deps: ForgetDeps): Promise<boolean> {
   if (removedNow > 0) return true;
   // The cheapest check that is still correct: a member entry of a target (an O(targets) read) when the request names
-  // its memory; a job's memories can no longer be named once deleted, so then any centroid may count them.
-  if (request.target === 'job') return (await deps.centroids.get(scope)) !== null;
+  // its memory; a job's memories can no longer be named once deleted, so then any centroid may count them; and a
+  // centroid absent while memories remain (a reset of the version before replace(), stopped before its save) is
+  // rebuilt rather than left to a fold from empty.
+  const centroid = await deps.centroids.get(scope);
+  if (!centroid) return (await deps.vectors.count(scope)) > 0;
+  if (request.target === 'job') return true;
   return (await deps.centroids.members(scope, memoryIds)).size > 0;
 }
 
