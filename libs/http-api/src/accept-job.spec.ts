@@ -85,6 +85,17 @@ describe('acceptJob', () => {
       expect(await untilGone('job_1700000000000_ada', 3_000), 'the record removed by the later check').to.equal(true);
     });
 
+    it('removes its record when the write was answered with an error after landing (a lost answer)', async () => {
+      const lostAnswer = {
+        update: (_tenant: string, jobId: string, change: (current: JobRecord | null) => JobRecord) =>
+          new Promise((_resolve, reject) => setTimeout(() => (written.add(jobId), records.set(jobId, change(null)), reject(new Error('socket hang up'))), JOB_RECORD_WAIT_MS + 100)),
+        forget: async (_tenant: string, jobIds: string[]) => jobIds.filter((jobId) => records.delete(jobId)).length,
+      } as unknown as JobStore;
+      const answer = await withRequestId('req-10', () => acceptJob(deps({ jobs: lostAnswer, keys: { isErased: async () => true } }), 'ingestRequested', ingest));
+      expect(answer).to.include({ status: 'Accepted' });
+      expect(await untilGone('job_1700000000000_ada', 2_000), 'the record removed although its write reported a failure').to.equal(true);
+    });
+
     it('keeps the record of a job no erasure overtook', async () => {
       await withRequestId('req-9', () => acceptJob(deps({ jobs: slowJobs(JOB_RECORD_WAIT_MS + 100), keys: nothingErased }), 'ingestRequested', ingest));
       await new Promise((resolve) => setTimeout(resolve, 300));

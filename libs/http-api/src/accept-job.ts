@@ -82,21 +82,23 @@ async function erasedMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; e
 
 /**
  * The erasure check of an ingest that was answered before it could be made (its Accepted record still being written
- * after JOB_RECORD_WAIT_MS, or the key store not answering): made once the record has landed, retried with backoff,
- * so an erasure that overtook the job does not leave its record Accepted for good. The client was told Accepted;
- * the erasure covers the job, so the record goes as the erasure's own would have removed it.
+ * after JOB_RECORD_WAIT_MS, or the key store not answering): made once the record's write has settled, failed or not
+ * (a write whose answer was lost may have landed; forgetting a record that is not there is harmless), retried for
+ * about a minute, so an erasure that overtook the job does not leave its record Accepted for good. The client was
+ * told Accepted; the erasure covers the job, so the record goes as the erasure's own would have removed it.
  */
 function checkErasureLater(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }, record: Promise<unknown>): void {
   const scope = { tenantId: event.tenantId, endUserId: event.endUserId };
+  const check = async () => {
+    if (await retry(() => deps.keys.isErased(scope, event.jobId), LATE_CHECK_RETRY)) await retry(() => deps.jobs.forget(event.tenantId, [event.jobId]), LATE_CHECK_RETRY);
+  };
   record
-    .then(
-      async () => {
-        if (await retry(() => deps.keys.isErased(scope, event.jobId))) await retry(() => deps.jobs.forget(event.tenantId, [event.jobId]));
-      },
-      () => undefined, // never written: nothing to remove
-    )
+    .then(check, check)
     .catch((error: unknown) => deps.logger.warn('could not check, after answering, whether an erasure overtook an accepted job; its record may stay Accepted', { jobId: event.jobId, error: String(error) }));
 }
+
+/** About a minute of jittered backoff: an engine that does not answer the accept's own check is usually briefly away. */
+const LATE_CHECK_RETRY = { retries: 8, initialDelayMs: 500, maxDelayMs: 15_000 };
 
 /** The code of a job whose subject was forgotten while it was being accepted. */
 export const END_USER_ERASED = 'REQUEST.END_USER_ERASED';
