@@ -67,12 +67,12 @@ describe('dual-writer: updates on the embedded stores', function () {
     // The vector store refuses the new version once, as an engine that fails mid-batch would; the runner retries the batch.
     const failingOnce = Object.create(vectors) as VectorStore;
     let refused = false;
-    failingOnce.upsert = async (records) => {
+    failingOnce.upsertIf = async (writes) => {
       if (!refused) {
         refused = true;
         throw new Error('vector store unavailable');
       }
-      return vectors.upsert(records);
+      return vectors.upsertIf(writes);
     };
     const deps = { vectors: failingOnce, graph, visualVectors, keys: { forgotten: async () => new Set<string>() } };
     let firstAttempt: unknown;

@@ -144,7 +144,7 @@ describe('a batch sent back to the log between its writes and its check, its mem
         state.refused = true;
         throw outage(refusing === 'graph' ? 'GRAPH' : 'VECTORS');
       };
-      const vectors: VectorStore = Object.create(stores.vectors, { upsert: { value: (records: Parameters<VectorStore['upsert']>[0]) => write('vectors', () => stores.vectors.upsert(records)) } });
+      const vectors: VectorStore = Object.create(stores.vectors, { upsertIf: { value: (writes: Parameters<VectorStore['upsertIf']>[0]) => write('vectors', () => stores.vectors.upsertIf(writes)) } });
       const visual: VectorStore = Object.create(visualVectors, { upsert: { value: (records: Parameters<VectorStore['upsert']>[0]) => write('visual', () => visualVectors.upsert(records)) } });
       const graphStore: GraphStore = Object.create(graph, { upsert: { value: (...args: Parameters<GraphStore['upsert']>) => write('graph', () => graph.upsert(...args)) } });
       return { deps: { vectors, visualVectors: visual, graph: graphStore, keys }, state };

@@ -57,6 +57,18 @@ export function checkNearQuery(query: NearQuery): void {
 }
 
 /**
+ * A memory as read for a read-modify-write: its record and `revision`, which write of it the store holds (opaque;
+ * Elasticsearch: the document's sequence number and primary term, embedded: a digest of the stored bytes).
+ */
+export interface RevisedMemory {
+  record: MemoryRecord;
+  revision: string;
+}
+
+/** A record to write only if its memory is still at the revision read (RevisedMemory), or, with null, still absent. */
+export type ConditionalWrite = Pick<RevisedMemory, 'record'> & { ifRevision: RevisedMemory['revision'] | null };
+
+/**
  * Memories with their vectors and metadata (Elasticsearch documents in production). Upserts are keyed by memory
  * id, so writing the same memory again replaces it and never duplicates, and a search sees either the old record
  * or the new one, never both nor neither (an update of a memory is one upsert).
@@ -67,6 +79,15 @@ export function checkNearQuery(query: NearQuery): void {
 export interface VectorStore {
   upsert(memories: MemoryRecord[]): Promise<void>;
   get(scope: Scope, ids: string[]): Promise<MemoryRecord[]>;
+  /** What get reads, each memory with its revision: what a conditional write (upsertIf) is conditioned on. */
+  getRevised(scope: Scope, ids: string[]): Promise<RevisedMemory[]>;
+  /**
+   * Upserts each record only if its memory is still at `ifRevision` (null: still absent), checked and written
+   * atomically per memory; answers the records that lost their condition, which are not written (another write came
+   * between: read again and decide again). A write of the memory since the read always fails the condition when it
+   * changed the record. Of one id given twice, the last is written, under its own condition.
+   */
+  upsertIf(writes: ConditionalWrite[]): Promise<MemoryRecord[]>;
   /** What get reads but the vectors: what a search shows and most rerankers read, for a fraction of the bytes. */
   getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]>;
   /**

@@ -5,6 +5,7 @@ import { describeLexicalIdentifiersAndTime } from './vector-store-contract-lexic
 import { describeListing } from './vector-store-contract-list.js';
 import { describeFilters } from './vector-store-contract-filter.js';
 import { describeHistory } from './vector-store-contract-history.js';
+import { describeConditionalWrites } from './vector-store-contract-conditional.js';
 import type { StoreFactory, StoreHarness } from './store-harness.js';
 
 export interface VectorStoreContractOptions {
@@ -237,6 +238,7 @@ export function describeVectorStoreContract(adapterName: string, factory: StoreF
     describeListing({ store: () => store, scope: () => scope, memory });
     describeFilters({ store: () => store, scope: () => scope, memory, dims });
     describeHistory({ store: () => store, scope: () => scope, memory, dims });
+    describeConditionalWrites({ store: () => store, scope: () => scope, memory });
 
     describe('persistence', () => {
       it('keeps memories, deletions and the index across a reopen', async () => {

@@ -14,15 +14,18 @@ export async function bulk(
   what: string,
   operations: estypes.BulkRequest['operations'],
   refresh: estypes.Refresh,
+  options: { conditional?: boolean } = {},
 ): Promise<estypes.BulkResponseItem[]> {
   const response = await call(family, what, () => client.bulk({ operations, refresh }));
   const items = response.items.map((item) => Object.values(item)[0] as estypes.BulkResponseItem);
   if (!response.errors) return items;
   const failures: MemoryServiceError[] = [];
   for (const item of items) {
-    if (!item.error) continue;
+    // `conditional`: an item that lost its condition (if_seq_no, create) is answered as it is, for the caller to decide.
+    if (!item.error || (options.conditional && item.status === 409)) continue;
     failures.push(failureError(family, `${what} (${item._id})`, { status: item.status, type: item.error.type, reason: item.error.reason ?? undefined }));
   }
+  if (failures.length === 0) return items;
   const worst = failures.find((failure) => !failure.retriable) ?? failures[0]!;
   if (failures.length > 1) worst.message = `${worst.message}; ${failures.length - 1} more of ${items.length} items failed`;
   throw worst;

@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type NearQuery, type Scope, type ScoredId, type ScoredTimedId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkFilter, checkListQuery, versionsOf, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type NearQuery, type ConditionalWrite, type RevisedMemory, type Scope, type ScoredId, type ScoredTimedId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { bulk } from './bulk.js';
 import type { SharedClient } from './client.js';
 import { DelayedExpunge } from './delayed-expunge.js';
@@ -17,6 +17,16 @@ import { checkIdentifiers, checkIds, checkLimit, checkNearQuery, checkQuery, che
 const IDS_PAGE = 1_000;
 
 const memoryDocumentId = (scope: Scope, id: string) => documentId(scope.tenantId, scope.endUserId, id);
+
+/** A memory document read by id, with what a write conditioned on it names (RevisedMemory.revision). */
+type ReadDocument = Required<Pick<estypes.GetGetResult<MemoryDocument>, '_source' | '_seq_no' | '_primary_term'>>;
+
+/** The if_seq_no and if_primary_term of a revision getRevised made; a revision it could not have made is refused. */
+function seqNoOf(revision: string): { if_seq_no: number; if_primary_term: number } {
+  const [term, seqNo] = typeof revision === 'string' ? revision.split(':').map(Number) : [];
+  if (!Number.isSafeInteger(term) || !Number.isSafeInteger(seqNo)) throw new MemoryServiceError('VECTORS.INVALID_RECORD', `not a revision of this store: ${String(revision)}`);
+  return { if_seq_no: seqNo!, if_primary_term: term! };
+}
 
 /**
  * VectorStore on one Elasticsearch index of memory documents, _id derived from (tenant, end user, memory id).
@@ -55,12 +65,38 @@ export class ElasticsearchVectorStore implements VectorStore {
     await this.write(`upsert ${latest.size} memories into ${this.index}`, operations);
   }
 
+  /**
+   * One bulk as upsert's, each item conditioned on the revision read (if_seq_no and if_primary_term; create when
+   * the memory was absent): Elasticsearch checks and writes each document atomically, and a lost item (409) is
+   * answered, not thrown. A lost answer resent by the client reads as lost too; the caller's new read finds its write.
+   */
+  async upsertIf(writes: ConditionalWrite[]): Promise<MemoryRecord[]> {
+    this.checkOpen();
+    if (!Array.isArray(writes)) throw new MemoryServiceError('VECTORS.INVALID_RECORD', 'upsertIf takes an array of conditional writes');
+    writes.forEach(({ record }) => checkRecord(record, this.settings.dims));
+    const latest = new Map<string, ConditionalWrite>();
+    for (const write of writes) latest.set(memoryDocumentId(write.record, write.record.id), write);
+    if (latest.size === 0) return [];
+    const operations: estypes.BulkRequest['operations'] = [];
+    for (const [_id, { record, ifRevision }] of latest) {
+      const condition = ifRevision === null ? { create: { _index: this.index, _id } } : { index: { _index: this.index, _id, ...seqNoOf(ifRevision) } };
+      operations.push(condition, toMemoryDocument(record));
+    }
+    const items = await this.write(`upsert ${latest.size} memories into ${this.index} if unchanged`, operations, { conditional: true });
+    const sent = [...latest.values()];
+    return sent.filter((_, i) => items[i]!.status === 409).map(({ record }) => record);
+  }
+
   async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
-    return (await this.read(scope, ids, true)).map(fromMemoryDocument);
+    return (await this.read(scope, ids, true)).map(({ _source }) => fromMemoryDocument(_source));
+  }
+
+  async getRevised(scope: Scope, ids: string[]): Promise<RevisedMemory[]> {
+    return (await this.read(scope, ids, true)).map((doc) => ({ record: fromMemoryDocument(doc._source), revision: `${doc._primary_term}:${doc._seq_no}` }));
   }
 
   async getWithoutVectors(scope: Scope, ids: string[]): Promise<StoredMemory[]> {
-    return (await this.read(scope, ids, false)).map(fromListedDocument);
+    return (await this.read(scope, ids, false)).map(({ _source }) => fromListedDocument(_source));
   }
 
   async vectors(scope: Scope, ids: string[]): Promise<Map<string, Float32Array>> {
@@ -251,15 +287,15 @@ export class ElasticsearchVectorStore implements VectorStore {
   }
 
   /** One bulk write, resolved when search sees it as the `refresh` option says. */
-  private async write(what: string, operations: estypes.BulkRequest['operations']): Promise<estypes.BulkResponseItem[]> {
+  private async write(what: string, operations: estypes.BulkRequest['operations'], options?: Parameters<typeof bulk>[5]): Promise<estypes.BulkResponseItem[]> {
     const { refresh } = this.settings;
-    const items = await bulk(this.client, 'VECTORS', what, operations, refresh === 'shared' ? false : refresh);
+    const items = await bulk(this.client, 'VECTORS', what, operations, refresh === 'shared' ? false : refresh, options);
     if (refresh === 'shared') await this.sharedRefresh.afterWrites();
     return items;
   }
 
   /** The documents of these ids in the scope (realtime), with or without their vectors. */
-  private async read(scope: Scope, ids: string[], withVectors: boolean): Promise<MemoryDocument[]> {
+  private async read(scope: Scope, ids: string[], withVectors: boolean): Promise<ReadDocument[]> {
     this.checkOpen();
     checkScope(scope);
     const unique = checkIds(ids);
@@ -268,12 +304,12 @@ export class ElasticsearchVectorStore implements VectorStore {
     const response = await call('VECTORS', what, () =>
       this.client.mget<MemoryDocument>({ index: this.index, ids: unique.map((id) => memoryDocumentId(scope, id)), _source_excludes: withVectors ? ['vectorBytes'] : ['vector', 'vectorBytes'] }),
     );
-    const found: MemoryDocument[] = [];
+    const found: ReadDocument[] = [];
     for (const doc of readableDocs('VECTORS', what, response.docs)) {
       if (!('found' in doc) || !doc.found || !doc._source) continue;
       // The _id already encodes the scope; checking the fields as well costs nothing and guards the boundary.
       if (doc._source.tenantId !== scope.tenantId || doc._source.endUserId !== scope.endUserId) continue;
-      found.push(doc._source);
+      found.push({ _source: doc._source, _seq_no: doc._seq_no!, _primary_term: doc._primary_term! });
     }
     return found;
   }

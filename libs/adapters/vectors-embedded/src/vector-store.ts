@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { analyseMemory, LEXICAL_ANALYSIS_VERSION, type LexicalAnalysis } from '@memory/lexical';
 import { MemoryServiceError } from '@memory/platform';
-import { checkFilter, checkListQuery, matchesFilter, versionsOf, type FilterFacts, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type NearQuery, type Scope, type ScoredId, type ScoredTimedId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
+import { checkFilter, checkListQuery, matchesFilter, versionsOf, type FilterFacts, type ListQuery, type MemoryFilter, type MemoryRecord, type MemoryVersion, type NearQuery, type ConditionalWrite, type RevisedMemory, type Scope, type ScoredId, type ScoredTimedId, type StoredMemory, type TextQuery, type TimedId, type VectorQuery, type VectorStore } from '@memory/ports';
 import { LexicalScope } from './lexical-scope.js';
 import { ScopeIndex } from './scope-index.js';
 import { scopedKey, scopeRange, storageError, type ScopedKey, type VectorStorage } from './storage.js';
@@ -30,17 +31,37 @@ export class EmbeddedVectorStore implements VectorStore {
   async upsert(memories: MemoryRecord[]): Promise<void> {
     this.checkOpen();
     memories.forEach(checkRecord);
+    await this.write(memories.map((record) => ({ record })));
+  }
+
+  /** The condition is checked inside the write transaction, against a digest of the bytes stored (revisionOf). */
+  async upsertIf(writes: ConditionalWrite[]): Promise<MemoryRecord[]> {
+    this.checkOpen();
+    writes.forEach(({ record }) => checkRecord(record));
+    return this.write(writes);
+  }
+
+  /** Writes the records (those with an `ifRevision` only if their memory is still at it); answers those not written. */
+  private async write(records: Array<Partial<Pick<ConditionalWrite, 'ifRevision'>> & Pick<ConditionalWrite, 'record'>>): Promise<MemoryRecord[]> {
     // The last write of an id within one batch wins, as it would across batches.
-    const latest = new Map<string, MemoryRecord>();
-    for (const memory of memories) latest.set(JSON.stringify([memory.tenantId, memory.endUserId, memory.id]), memory);
-    if (latest.size === 0) return;
-    const writes = [...latest.values()].map((memory) => {
+    const latest = new Map<string, (typeof records)[number]>();
+    for (const write of records) latest.set(JSON.stringify([write.record.tenantId, write.record.endUserId, write.record.id]), write);
+    if (latest.size === 0) return [];
+    const prepared = [...latest.values()].map(({ record: memory, ifRevision }) => {
       const { vector, ...metadata } = memory;
       const entry = encodeVectorEntry(memory.createdAt, memory.eventTimes, vector);
-      return { memory, key: scopedKey(memory, memory.id), metadata, entry, analysis: analyseMemory(memory) };
+      return { memory, ifRevision, key: scopedKey(memory, memory.id), metadata, entry, analysis: analyseMemory(memory) };
     });
     const { memories: metadataTable, vectors, lexical: analyses } = this.storage;
+    let writes = prepared;
+    let lost: MemoryRecord[] = [];
     await this.storage.durable(() => {
+      writes = [];
+      lost = [];
+      for (const write of prepared) {
+        if (write.ifRevision === undefined || this.revisionOf(write.key) === write.ifRevision) writes.push(write);
+        else lost.push(write.memory);
+      }
       // Checked inside the write transaction, so two concurrent first writes of a user cannot mix dimensions.
       const dimsByScope = new Map<string, number>();
       for (const { memory } of writes) {
@@ -70,12 +91,31 @@ export class EmbeddedVectorStore implements VectorStore {
     }
     for (const { memory, analysis } of writes) this.lexicalIndexes.get(cacheKey(memory))?.upsert(memory.id, analysis);
     this.evict(null);
+    return lost;
+  }
+
+  /**
+   * Which write of a memory the store holds: a digest of its stored bytes (record and vector entry), null when it
+   * holds none. Bytes stored change only by a write, so an unchanged digest is an unchanged memory.
+   */
+  private revisionOf(key: ScopedKey): string | null {
+    const metadata = this.storage.memories.getBinary(key);
+    const entry = metadata && this.storage.vectors.getBinary(key);
+    return entry ? createHash('sha256').update(metadata).update(entry).digest('base64url') : null;
   }
 
   async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
     return this.read(scope, ids, (key, metadata) => {
       const entry = this.storage.vectors.get(key);
       return entry ? { ...metadata, vector: Float32Array.from(decodeVectorEntry(entry).vector) } : null;
+    });
+  }
+
+  async getRevised(scope: Scope, ids: string[]): Promise<RevisedMemory[]> {
+    return this.read(scope, ids, (key, metadata) => {
+      const entry = this.storage.vectors.get(key);
+      const revision = entry && this.revisionOf(key);
+      return revision ? { record: { ...metadata, vector: Float32Array.from(decodeVectorEntry(entry).vector) }, revision } : null;
     });
   }
 

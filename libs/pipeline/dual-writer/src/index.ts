@@ -1,7 +1,8 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
 import { progress, updateOfForgottenMemory } from '@memory/pipeline-runtime';
+import { backoffDelay, MemoryServiceError } from '@memory/platform';
 import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, memoryOfContentKey, userKey, type MemoryEnriched } from '@memory/contracts';
-import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
+import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type RevisedMemory, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
 import { deleteOrphans, memoriesHeld, removeMemories } from '@memory/stage-forgetter';
 import { nextVersion } from './versions.js';
 
@@ -115,12 +116,12 @@ function groupByScope(memories: MemoryEnriched[]): MemoryEnriched[][] {
   return [...groups.values()];
 }
 
-/** What the store holds now of the batch's memories, by scope and id. */
-async function storedMemories(memories: MemoryEnriched[], vectors: VectorStore): Promise<Map<string, MemoryRecord>> {
-  const stored = new Map<string, MemoryRecord>();
+/** What the store holds now of the batch's memories, with the revision a write is conditioned on, by scope and id. */
+async function storedMemories(memories: MemoryEnriched[], vectors: VectorStore): Promise<Map<string, RevisedMemory>> {
+  const stored = new Map<string, RevisedMemory>();
   for (const group of groupByScope(memories)) {
     const scope = { tenantId: group[0]!.tenantId, endUserId: group[0]!.endUserId };
-    for (const record of await vectors.get(scope, [...new Set(group.map((memory) => memory.memoryId))])) stored.set(recordKey(scope, record.id), record);
+    for (const read of await vectors.getRevised(scope, [...new Set(group.map((memory) => memory.memoryId))])) stored.set(recordKey(scope, read.record.id), read);
   }
   return stored;
 }
@@ -137,10 +138,77 @@ function droppedEntities(before: StoredMemory, e: MemoryEnriched): string[] {
   return [...new Set(before.entities.filter((entity) => !kept.has(entity.key)).map((entity) => graphIds.entity(scope, entity.key)))];
 }
 
+/** Rounds of read, decide and conditional write a batch makes while other writers keep winning; then it fails, retriably. */
+const VERSION_ROUNDS = 10;
+
+/** What the dual writer decided for each memory of the batch: the version it has, the vector that version replaced. */
+interface Decided {
+  versions: Map<MemoryEnriched, number>;
+  replaced: Map<MemoryEnriched, number[]>;
+}
+
+/**
+ * One round for these memories: reads what the store holds, decides each one's version (nextVersion), writes the
+ * graph, and writes the versions conditioned on what was read. Answers the memories (recordKey) whose version write
+ * lost to another writer and so was not applied: the next round reads and decides them again.
+ */
+async function writeVersions(memories: MemoryEnriched[], { vectors, graph, visualVectors }: DualWriterDeps, decided: Decided): Promise<Set<string>> {
+  const stored = await storedMemories(memories, vectors);
+  const revisions = new Map([...stored].map(([key, read]) => [key, read.revision]));
+  const current = new Map<string, MemoryRecord>([...stored].map(([key, read]) => [key, read.record]));
+  const records: MemoryRecord[] = [];
+  // The last version of each memory this round writes; its graph is the one the memory keeps.
+  const latest = new Map<string, { value: MemoryEnriched; before: StoredMemory | null }>();
+  for (const value of memories) {
+    const key = recordKey(value, value.memoryId);
+    const before = current.get(key) ?? null;
+    const decision = nextVersion(before, value);
+    decided.versions.set(value, decision.version);
+    decided.replaced.delete(value);
+    if (!decision.write) continue;
+    // The vector the new version replaces, when the store still held the version just before it.
+    if (before && (before.version ?? 1) === decision.version - 1) decided.replaced.set(value, Array.from(before.vector));
+    // An updated memory stays the memory its ingestion job made: same job id (for job_id filters and DELETE by
+    // job), same acceptance time; the upd_job_ is in its history.
+    const madeBy = before ? { jobId: before.jobId, acceptedAt: before.acceptedAt } : { jobId: jobIdOfMemory(value.memoryId) ?? value.jobId, acceptedAt: value.acceptedAt };
+    const record: MemoryRecord = { ...toMemoryRecord(value), ...madeBy, version: decision.version, versions: decision.versions };
+    current.set(key, record);
+    records.push(record);
+    latest.set(key, { value, before: latest.get(key)?.before ?? before });
+  }
+  const written = [...latest.values()];
+  const dropping = written.flatMap(({ value, before }) => {
+    const entities = before && (before.version ?? 1) !== decided.versions.get(value) ? droppedEntities(before, value) : [];
+    return entities.length > 0 ? [{ value, scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities }] : [];
+  });
+  const graphs = written.map(({ value }) => toGraph(value));
+  const visual = written.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
+  const writeGraph = () => (graphs.length > 0 ? graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)) : undefined);
+  if (dropping.length > 0) {
+    // The old memory nodes go with their mentions, the new graph is written, then what nothing mentions any more:
+    // all before the vector store takes the new version, which is what a retry reads to know what was dropped.
+    for (const { value, scope } of dropping) await graph.deleteNodes(scope, [graphIds.memory(value.memoryId)]);
+    await writeGraph();
+    for (const { scope, entities } of dropping) await deleteOrphans(scope, entities, 'mentions', graph);
+  }
+  // Each version is written only if the memory is still what this round read (of a memory written twice, the last
+  // record is), so a writer that decided on an older read never replaces a newer version: a consumer dropped from
+  // its group while its batch ran, writing when the batch ends, loses to the partition's new owner.
+  const writes = records.map((record) => ({ record, ifRevision: revisions.get(recordKey(record, record.id)) ?? null }));
+  const [lost] = await Promise.all([
+    writes.length > 0 ? vectors.upsertIf(writes) : [],
+    visual.length > 0 ? visualVectors.upsert(visual) : undefined,
+    dropping.length > 0 ? undefined : writeGraph(),
+  ]);
+  return new Set(lost.map((record) => recordKey(record, record.id)));
+}
+
 /**
  * Commits each memory to the vector store and the graph store; both writes are upserts keyed by derived ids. An
  * update rewrites the memory it names under the same id, numbered from what the store holds (nextVersion), so a
- * search finds the old version until the upsert and the new one after it, never both nor neither.
+ * search finds the old version until the upsert and the new one after it, never both nor neither. The version
+ * write is conditioned on the read it was decided from; one that lost to another writer is read and decided again
+ * (a version already stored then reads as written, and the older decision is dropped).
  */
 export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   name: 'dual-writer',
@@ -149,50 +217,17 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   outputs: ['committed', 'jobStatus'],
   // Every read and write is of the batch's own end users' memories and graph.
   endUsersApart: true,
-  async process(batch, { vectors, graph, visualVectors, keys }) {
-    const stored = await storedMemories(batch.map(({ value }) => value), vectors);
-    const versions = new Map<MemoryEnriched, number>();
-    // The vector each new version replaces, when the store still held the version just before it.
-    const replaced = new Map<MemoryEnriched, number[]>();
-    const records: MemoryRecord[] = [];
-    // The last version of each memory this batch writes; its graph is the one the memory keeps.
-    const latest = new Map<string, { value: MemoryEnriched; before: StoredMemory | null }>();
-    for (const { value } of batch) {
-      const key = recordKey(value, value.memoryId);
-      const current = stored.get(key) ?? null;
-      const decision = nextVersion(current, value);
-      versions.set(value, decision.version);
-      if (!decision.write) continue;
-      if (current && (current.version ?? 1) === decision.version - 1) replaced.set(value, Array.from(current.vector));
-      // An updated memory stays the memory its ingestion job made: same job id (for job_id filters and DELETE by
-      // job), same acceptance time; the upd_job_ is in its history.
-      const madeBy = current ? { jobId: current.jobId, acceptedAt: current.acceptedAt } : { jobId: jobIdOfMemory(value.memoryId) ?? value.jobId, acceptedAt: value.acceptedAt };
-      const record: MemoryRecord = { ...toMemoryRecord(value), ...madeBy, version: decision.version, versions: decision.versions };
-      stored.set(key, record);
-      records.push(record);
-      latest.set(key, { value, before: latest.get(key)?.before ?? current });
+  async process(batch, deps) {
+    const decided: Decided = { versions: new Map(), replaced: new Map() };
+    let pending = batch.map(({ value }) => value);
+    for (let round = 1; ; round++) {
+      const lost = await writeVersions(pending, deps, decided);
+      if (lost.size === 0) break;
+      if (round >= VERSION_ROUNDS) throw new MemoryServiceError('VECTORS.CONFLICT', `dual writer: ${lost.size} memories still losing to concurrent writers after ${round} rounds`, { retriable: true });
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(round - 1, { initialDelayMs: 5, maxDelayMs: 500, factor: 2 })));
+      pending = pending.filter((value) => lost.has(recordKey(value, value.memoryId)));
     }
-    const written = [...latest.values()];
-    const dropping = written.flatMap(({ value, before }) => {
-      const entities = before && (before.version ?? 1) !== versions.get(value) ? droppedEntities(before, value) : [];
-      return entities.length > 0 ? [{ value, scope: { tenantId: value.tenantId, endUserId: value.endUserId }, entities }] : [];
-    });
-    const graphs = written.map(({ value }) => toGraph(value));
-    const visual = written.map(({ value }) => toVisualRecord(value)).filter((record): record is MemoryRecord => record !== null);
-    const writeGraph = () => (graphs.length > 0 ? graph.upsert(graphs.flatMap((g) => g.nodes), graphs.flatMap((g) => g.edges)) : undefined);
-    if (dropping.length > 0) {
-      // The old memory nodes go with their mentions, the new graph is written, then what nothing mentions any more:
-      // all before the vector store takes the new version, which is what a retry reads to know what was dropped.
-      for (const { value, scope } of dropping) await graph.deleteNodes(scope, [graphIds.memory(value.memoryId)]);
-      await writeGraph();
-      for (const { scope, entities } of dropping) await deleteOrphans(scope, entities, 'mentions', graph);
-    }
-    await Promise.all([
-      records.length > 0 ? vectors.upsert(records) : undefined,
-      visual.length > 0 ? visualVectors.upsert(visual) : undefined,
-      dropping.length > 0 ? undefined : writeGraph(),
-    ]);
-    const forgotten = await takeBackForgotten(batch.map(({ value }) => value), { vectors, graph, visualVectors, keys });
+    const forgotten = await takeBackForgotten(batch.map(({ value }) => value), deps);
     return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? (isUpdateJob(value.jobId) ? [updateOfForgottenMemory(value, 'dual-writer')] : []) : [
       {
         event: 'committed',
@@ -206,8 +241,8 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
           createdAt: value.createdAt,
           embeddingModel: value.embeddingModel,
           vector: value.vector,
-          version: versions.get(value)!,
-          replacedVector: replaced.get(value) ?? null,
+          version: decided.versions.get(value)!,
+          replacedVector: decided.replaced.get(value) ?? null,
         },
       },
       progress('dual-writer', value, { partIndex: value.partIndex, partCount: value.partCount }),
