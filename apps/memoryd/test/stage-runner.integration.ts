@@ -357,6 +357,32 @@ describe('stage runner on the embedded log', function () {
     expect(await readAll('jobStatus')).to.deep.equal([]);
   });
 
+  it('sends a projection\'s batch back while its store keeps failing retriably, and projects it once the store recovers: a dead-lettered report would lose its job\'s end', async () => {
+    await publish([request(1, 'a report')]);
+    let failing = true;
+    const projected: string[] = [];
+    const projection: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'projection', group: 'projection', inputs: ['ingestRequested'], outputs: [],
+      async process(batch) {
+        // What a job store answers that cannot take writes for a while (an LMDB write failing, conflicts that kept winning).
+        if (failing) throw new MemoryServiceError('JOBS.STORAGE', 'the job store write failed', { retriable: true });
+        projected.push(...batch.map((item) => item.value.jobId));
+        return batch.map(() => []);
+      },
+    };
+    const consumer = await runStage(projection, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 1 } });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await readAll('deadLetter'), 'nothing dead-lettered while the store fails').to.deep.equal([]);
+      failing = false;
+      await until(async () => projected.length > 0);
+    } finally {
+      await consumer.stop();
+    }
+    expect(projected).to.deep.equal(['job_1001_u1']);
+    expect(await readAll('deadLetter')).to.deep.equal([]);
+  });
+
   it('dead-letters a record that is not in the wire format', async () => {
     await log.append(EVENTS.ingestRequested.topic, [{ key: 't/u0', value: Buffer.from('not avro') }]);
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {

@@ -64,6 +64,12 @@ describe('isEngineOutage', () => {
     expect(isEngineOutage(unavailable('FILES.DISK_FULL'))).to.equal(false);
   });
 
+  it('is an engine that refuses the service\'s credentials: every record would fail the same until they are mended', () => {
+    expect(isEngineOutage(unavailable('JOBS.UNAUTHORIZED', false))).to.equal(true);
+    expect(isEngineOutage(unavailable('BLOB.UNAUTHORIZED', false))).to.equal(true);
+    expect(isEngineOutage(unavailable('REQUEST.UNAUTHORIZED', false))).to.equal(false);
+  });
+
   it('is not a refusal, an unknown error, or a file worker that cannot start', () => {
     expect(isEngineOutage(unavailable('VECTORS.REJECTED', false))).to.equal(false);
     expect(isEngineOutage(unavailable('VECTORS.UNAVAILABLE', false))).to.equal(false);

@@ -1,6 +1,6 @@
 import { AvroCodec, EVENTS, isDocumentJob, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobIdOfMemory, jobStatusOf, ownerOfUserKey, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord, Scope } from '@memory/ports';
-import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
+import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
 import { FailedAfter, pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type ForgottenRecord, type Incoming, type StageSpec } from './stage.js';
@@ -48,6 +48,8 @@ interface Outgoing {
  * batch is delivered again until the engine is back (isEngineOutage). Only a stage that reports jobs' progress
  * (jobStatus among its outputs) fails them: a projection of the reports (the job tracker, the webhook dispatcher)
  * failing says nothing of the job, and the job tracker would read its own Failed report and fail again, forever.
+ * So a projection dead-letters only a record that can never be projected; a failure that may heal (its store's,
+ * retriable) sends the batch back like an outage, since a dead-lettered report would lose its job's end for good.
  *
  * Every stage is measured here, not in its own code: records processed and failed, the time per batch, the dead
  * letters; and each output carries the request id of its input, so a job's log lines share one id in every stage.
@@ -60,6 +62,8 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   const topics = stage.inputs.map((name) => EVENTS[name].topic);
 
   const reportsJobs = stage.outputs.includes('jobStatus');
+  /** Whether a failure that outlasted the retries sends the batch back to the log rather than to the dead letters. */
+  const sendsBack = (error: unknown) => isEngineOutage(error) || (!reportsJobs && isRetriable(error instanceof RetriesExhaustedError ? error.cause : error));
   const publish = async (outgoing: Outgoing[]) => {
     const byTopic = new Map<string, OutgoingRecord[]>();
     const queue = [...outgoing];
@@ -212,7 +216,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
       // An engine outage outlasting the retries is no fault of these records: dead-lettering them would fail every
       // job in flight. The batch goes back to the log uncommitted and comes again, with backoff, until the engine
       // answers; what was already published is written again as the same upserts.
-      if (isEngineOutage(batchError)) throw batchError;
+      if (sendsBack(batchError)) throw batchError;
       const failing = good.slice(done.published);
       if (failing.length === 1) {
         await deadLetter(records[decoded.indexOf(failing[0]!)]!, batchError, attempts.count, failing[0]);
@@ -224,7 +228,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
         try {
           await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one, [item]));
         } catch (error) {
-          if (isEngineOutage(error)) throw error;
+          if (sendsBack(error)) throw error;
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
         }
       }
