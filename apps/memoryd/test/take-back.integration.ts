@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newDataKey, type MemoryEnriched } from '@memory/contracts';
+import { memoryIdOf, newDataKey, type MemoryEnriched } from '@memory/contracts';
+import { pageOfForgottenDocument } from '@memory/pipeline-runtime';
 import { graphIds, Keyring, type DataKeyStore, type GraphStore, type VectorStore } from '@memory/ports';
 import { dualWriterStage } from '@memory/stage-dual-writer';
 import { openEmbeddedKeyStore } from '@memory/keys-embedded';
@@ -55,5 +56,20 @@ describe('the dual-writer takes back a memory forgotten while it held it', funct
     expect((await vectors.get(scope, [gone.memoryId, kept.memoryId])).map((m) => m.id)).to.deep.equal([kept.memoryId]);
     expect(await graph.getNodes(scope, [graphIds.memory(gone.memoryId), graphIds.entity(scope, 'zora')])).to.deep.equal([]);
     expect(await graph.getNodes(scope, [graphIds.entity(scope, 'milo')])).to.have.length(1);
+  });
+
+  it('counts a PDF page forgotten while it held it done, so its job can still complete', async () => {
+    const keys = new Keyring(keyStore);
+    const scope = { tenantId: 'acme', endUserId: 'alice' };
+    const jobId = 'doc_job_1700000000003_alice';
+    const page = (partIndex: number): MemoryEnriched => ({ ...memory(3, 'Zora'), jobId, memoryId: memoryIdOf(jobId, partIndex), partIndex, partCount: 2, kind: 'document' });
+    // Each page is sealed with a key of its own (its memory id): a DELETE of one page destroys that key only.
+    await keyStore.create([0, 1].map((i) => ({ scope, keyId: memoryIdOf(jobId, i), key: newDataKey() })));
+    await keys.forget(scope, [memoryIdOf(jobId, 1)]);
+    const outputs = await dualWriterStage.process([incoming(page(0), 0), incoming(page(1), 1)], { vectors, visualVectors, graph, keys });
+
+    expect(outputs[0]!.map((emit) => emit.event)).to.deep.equal(['committed', 'jobStatus']);
+    expect(outputs[1]).to.deep.equal([pageOfForgottenDocument({ jobId, ...scope }, { memoryId: memoryIdOf(jobId, 1), partIndex: 1 }, 'dual-writer')]);
+    expect((await vectors.get(scope, [memoryIdOf(jobId, 0), memoryIdOf(jobId, 1)])).map((m) => m.id)).to.deep.equal([memoryIdOf(jobId, 0)]);
   });
 });

@@ -1,7 +1,7 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
-import { progress, updateOfForgottenMemory } from '@memory/pipeline-runtime';
+import { endOfForgotten, progress } from '@memory/pipeline-runtime';
 import { backoffDelay, MemoryServiceError } from '@memory/platform';
-import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, memoryOfContentKey, userKey, type MemoryEnriched } from '@memory/contracts';
+import { contentKeyId, jobIdOfMemory, memoryIdOf, memoryOfContentKey, userKey, type MemoryEnriched } from '@memory/contracts';
 import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type RevisedMemory, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
 import { deleteOrphans, memoriesHeld, removeMemories } from '@memory/stage-forgetter';
 import { nextVersion } from './versions.js';
@@ -228,7 +228,9 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       pending = pending.filter((value) => lost.has(recordKey(value, value.memoryId)));
     }
     const forgotten = await takeBackForgotten(batch.map(({ value }) => value), deps);
-    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? (isUpdateJob(value.jobId) ? [updateOfForgottenMemory(value, 'dual-writer')] : []) : [
+    // A memory taken back is written nowhere; an update of it fails and a PDF's page counts done (endOfForgotten),
+    // or the job would wait for this output forever.
+    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? [endOfForgotten(value, 'dual-writer')?.emit].filter((emit): emit is Emit => emit !== undefined) : [
       {
         event: 'committed',
         value: {

@@ -1,9 +1,9 @@
-import { AvroCodec, EVENTS, isDocumentJob, isJobIdOf, isUpdateJob, JOB_ID_HEADER, jobHeaders, jobIdOfMemory, jobStatusOf, ownerOfUserKey, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
+import { AvroCodec, EVENTS, isJobIdOf, JOB_ID_HEADER, jobHeaders, jobStatusOf, ownerOfUserKey, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord, Scope } from '@memory/ports';
 import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
-import { FailedAfter, pageOfForgottenDocument, updateOfForgottenMemory, type Emit, type ForgottenRecord, type Incoming, type StageSpec } from './stage.js';
+import { endOfForgotten, FailedAfter, jobOf, type Emit, type ForgottenRecord, type Incoming, type StageSpec } from './stage.js';
 
 const TOPIC_TO_EVENT = new Map<string, EventName>(Object.entries(EVENTS).map(([name, e]) => [e.topic, name as EventName]));
 
@@ -273,20 +273,6 @@ function forgottenSubject({ scope, record }: ForgottenOf): { jobId?: string; ten
   };
 }
 
-/**
- * How a job ends when what a stage holds of it was forgotten: an update of a forgotten memory fails, a PDF's
- * forgotten page counts done; `id` names the end, so it is reported once. Null for anything else, which ends through
- * its forgetting (the job's key is destroyed with it).
- */
-function endOfForgotten(value: unknown, stage: string): { id: string; emit: Emit } | null {
-  const job = jobOf(value);
-  if (!job) return null;
-  if (isUpdateJob(job.jobId)) return { id: job.jobId, emit: updateOfForgottenMemory(job, stage) };
-  const { memoryId, partIndex } = value as { memoryId?: unknown; partIndex?: unknown };
-  if (!isDocumentJob(job.jobId) || typeof memoryId !== 'string' || typeof partIndex !== 'number' || jobIdOfMemory(memoryId) !== job.jobId) return null;
-  return { id: memoryId, emit: pageOfForgottenDocument(job, { memoryId, partIndex }, stage) };
-}
-
 function chunk<T>(items: T[], size: number): T[][] {
   if (items.length <= size) return [items];
   const slices: T[][] = [];
@@ -301,7 +287,3 @@ function jobInClear(record: LogRecord): { jobId: string; tenantId: string; endUs
   return jobId !== undefined && owner !== null && isJobIdOf(jobId, owner.endUserId) ? { jobId, ...owner } : null;
 }
 
-function jobOf(value: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
-  const v = value as Partial<Record<'jobId' | 'tenantId' | 'endUserId', unknown>>;
-  return typeof v.jobId === 'string' && typeof v.tenantId === 'string' && typeof v.endUserId === 'string' ? { jobId: v.jobId, tenantId: v.tenantId, endUserId: v.endUserId } : null;
-}

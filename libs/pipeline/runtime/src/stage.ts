@@ -1,4 +1,4 @@
-import { jobStatusOf, type EventName, type EventPayloads } from '@memory/contracts';
+import { isDocumentJob, isUpdateJob, jobIdOfMemory, jobStatusOf, type EventName, type EventPayloads } from '@memory/contracts';
 import type { Scope } from '@memory/ports';
 
 /** One event a stage wants published; the runner frames it, keys it by tenant/end user and appends it durably. */
@@ -101,4 +101,25 @@ export function updateOfForgottenMemory(job: { jobId: string; tenantId: string; 
     event: 'jobStatus',
     value: jobStatusOf(job, 'Failed', { stage, errorCode: 'MEMORY.FORGOTTEN', reason: 'the memory was deleted while this update was in the pipeline: the delete wins and the update is not applied' }),
   };
+}
+
+/**
+ * How a job ends when what a stage holds of it was forgotten: an update of a forgotten memory fails, a PDF's
+ * forgotten page counts done; `id` names the end, so it is reported once. Null for anything else, which ends through
+ * its forgetting (the job's key is destroyed with it). For the runner (a record or an output that no longer opens)
+ * and for a stage that takes back what it wrote.
+ */
+export function endOfForgotten(value: unknown, stage: string): { id: string; emit: Emit } | null {
+  const job = jobOf(value);
+  if (!job) return null;
+  if (isUpdateJob(job.jobId)) return { id: job.jobId, emit: updateOfForgottenMemory(job, stage) };
+  const { memoryId, partIndex } = value as { memoryId?: unknown; partIndex?: unknown };
+  if (!isDocumentJob(job.jobId) || typeof memoryId !== 'string' || typeof partIndex !== 'number' || jobIdOfMemory(memoryId) !== job.jobId) return null;
+  return { id: memoryId, emit: pageOfForgottenDocument(job, { memoryId, partIndex }, stage) };
+}
+
+/** The job a record's value names, when it names one. */
+export function jobOf(value: unknown): { jobId: string; tenantId: string; endUserId: string } | null {
+  const v = value as Partial<Record<'jobId' | 'tenantId' | 'endUserId', unknown>>;
+  return typeof v.jobId === 'string' && typeof v.tenantId === 'string' && typeof v.endUserId === 'string' ? { jobId: v.jobId, tenantId: v.tenantId, endUserId: v.endUserId } : null;
 }
