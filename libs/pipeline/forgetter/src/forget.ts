@@ -1,5 +1,5 @@
 import {
-  blobPrefixOf, contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdPrefixOf, type ForgetReceipt, type ForgetRequested, type Removal,
+  blobPrefixOf, contentKeyId, isDocumentJob, isUpdateJob, jobIdOfMemory, memoryIdPrefixOf, type ForgetReceipt, type ForgetRequested, type Removal,
 } from '@memory/contracts';
 import {
   erasureCovers, versionsOf, type BlobStore, type CentroidStore, type IdempotencyStore, type JobStore, type Keyring, type Scope, type VectorStore,
@@ -61,8 +61,13 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
   let blobs = 0;
   if (targetJob) {
     const remaining = (await deps.vectors.ids(scope)).some((id) => id.startsWith(memoryIdPrefixOf(targetJob)));
-    if (!remaining) {
-      const finished = (await deps.jobs.get(scope.tenantId, targetJob))?.state === 'Completed';
+    const state = (await deps.jobs.get(scope.tenantId, targetJob))?.state;
+    // A document's pages are sealed apart: one page forgotten while others are still in the pipeline leaves its job
+    // running, and those pages need the job's record and PDF. (Forgetting a whole job, or a text or image memory,
+    // destroys the job's own key: nothing of it is still coming.)
+    const running = request.target === 'memory' && isDocumentJob(targetJob) && state !== 'Completed' && state !== 'Failed';
+    if (!remaining && !running) {
+      const finished = state === 'Completed';
       // The key first: it is the tombstone the job tracker and the webhook dispatcher check after their writes, so
       // one of theirs landing after the removals below is taken back by them.
       if (finished && !keyIds.includes(targetJob)) keysDestroyed += await deps.keys.forget(scope, [targetJob]);
