@@ -61,6 +61,18 @@ describe('dual-writer: updates on the embedded stores', function () {
     expect(await entitiesOfMemory()).to.deep.equal(['Faro', 'Porto']);
   });
 
+  it('writes nowhere an update of a memory deleted since it was accepted, and fails its job (the delete wins)', async () => {
+    const ingest = enriched('job_1_u', 'Lisbon and Porto', ['Lisbon', 'Porto'], 'ingest', 1);
+    const update = enriched('upd_job_5_u', 'Porto and Faro', ['Porto', 'Faro'], 'update', 5);
+    await write(ingest);
+    await vectors.delete(scope, ['mem_job_1_u_0']);
+    await graph.deleteNodes(scope, [graphIds.memory('mem_job_1_u_0')]);
+    const [emitted] = await write(update);
+    expect(emitted!.map((emit) => [emit.event, (emit.value as { state?: string; errorCode?: string | null }).state, (emit.value as { errorCode?: string | null }).errorCode])).to.deep.equal([['jobStatus', 'Failed', 'MEMORY.FORGOTTEN']]);
+    expect(await vectors.get(scope, ['mem_job_1_u_0'])).to.deep.equal([]);
+    expect(await graph.findEntities(scope, ['faro']), 'nothing of the update in the graph').to.deep.equal([]);
+  });
+
   it('drops the entities an update leaves behind also when its first attempt failed after the graph was rewritten', async () => {
     await write(enriched('job_1_u', 'Lisbon and Porto', ['Lisbon', 'Porto'], 'ingest', 1));
     const update = enriched('upd_job_5_u', 'Porto', ['Porto'], 'update', 5);

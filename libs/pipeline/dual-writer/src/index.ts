@@ -1,7 +1,7 @@
 import type { StageSpec, Emit } from '@memory/pipeline-runtime';
 import { endOfForgotten, progress } from '@memory/pipeline-runtime';
 import { backoffDelay, MemoryServiceError } from '@memory/platform';
-import { contentKeyId, jobIdOfMemory, memoryIdOf, memoryOfContentKey, userKey, type MemoryEnriched } from '@memory/contracts';
+import { contentKeyId, isUpdateJob, jobIdOfMemory, memoryIdOf, memoryOfContentKey, userKey, type MemoryEnriched } from '@memory/contracts';
 import { graphIds, type GraphEdge, type GraphNode, type GraphStore, type Keyring, type MemoryRecord, type RevisedMemory, type Scope, type StoredMemory, type VectorStore } from '@memory/ports';
 import { deleteOrphans, memoriesHeld, removeMemories } from '@memory/stage-forgetter';
 import { nextVersion } from './versions.js';
@@ -145,6 +145,8 @@ const VERSION_ROUNDS = 10;
 interface Decided {
   versions: Map<MemoryEnriched, number>;
   replaced: Map<MemoryEnriched, number[]>;
+  /** Updates of a memory the store no longer holds: deleted since the update was accepted, so not written. */
+  gone: Set<MemoryEnriched>;
 }
 
 /**
@@ -162,6 +164,13 @@ async function writeVersions(memories: MemoryEnriched[], { vectors, graph, visua
   for (const value of memories) {
     const key = recordKey(value, value.memoryId);
     const before = current.get(key) ?? null;
+    // A PATCH is accepted only for a memory that exists, and its ingest comes first in the log: a memory an update
+    // finds absent was deleted meanwhile. Written, it would stand in the stores (and be read by the forgetter's
+    // centroid recompute) until the tombstone check took it back.
+    if (before === null && isUpdateJob(value.jobId)) {
+      decided.gone.add(value);
+      continue;
+    }
     const decision = nextVersion(before, value);
     decided.versions.set(value, decision.version);
     decided.replaced.delete(value);
@@ -218,7 +227,7 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
   // Every read and write is of the batch's own end users' memories and graph.
   endUsersApart: true,
   async process(batch, deps) {
-    const decided: Decided = { versions: new Map(), replaced: new Map() };
+    const decided: Decided = { versions: new Map(), replaced: new Map(), gone: new Set() };
     let pending = batch.map(({ value }) => value);
     for (let round = 1; ; round++) {
       const lost = await writeVersions(pending, deps, decided);
@@ -228,9 +237,9 @@ export const dualWriterStage: StageSpec<'enriched', DualWriterDeps> = {
       pending = pending.filter((value) => lost.has(recordKey(value, value.memoryId)));
     }
     const forgotten = await takeBackForgotten(batch.map(({ value }) => value), deps);
-    // A memory taken back is written nowhere; an update of it fails and a PDF's page counts done (endOfForgotten),
-    // or the job would wait for this output forever.
-    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) ? [endOfForgotten(value, 'dual-writer')?.emit].filter((emit): emit is Emit => emit !== undefined) : [
+    // A memory taken back, or an update of one deleted, is written nowhere; an update of it fails and a PDF's page
+    // counts done (endOfForgotten), or the job would wait for this output forever.
+    return batch.map(({ value }): Emit[] => forgotten.has(value.memoryId) || decided.gone.has(value) ? [endOfForgotten(value, 'dual-writer')?.emit].filter((emit): emit is Emit => emit !== undefined) : [
       {
         event: 'committed',
         value: {
