@@ -1,6 +1,6 @@
 import { AvroCodec, EVENTS, isJobIdOf, JOB_ID_HEADER, jobHeaders, jobStatusOf, ownerOfUserKey, REQUEST_ID_RECORD_HEADER, userKey, type EventName } from '@memory/contracts';
 import type { Consumer, EventLog, LogRecord, OutgoingRecord, Scope } from '@memory/ports';
-import { errorCode, errorMessage, isEngineOutage, isRequestId, isRetriable, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
+import { errorCode, errorMessage, isEngineOutage, isRequestId, MemoryServiceError, retry, RetriesExhaustedError, withRequestId, type Logger, type RetryOptions } from '@memory/platform';
 import { deadLetters, stageDuration, stageRecords, timed } from '@memory/metrics';
 import { KeyOrder } from './key-order.js';
 import { endOfForgotten, FailedAfter, jobOf, type Emit, type ForgottenRecord, type Incoming, type StageSpec } from './stage.js';
@@ -62,8 +62,16 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   const topics = stage.inputs.map((name) => EVENTS[name].topic);
 
   const reportsJobs = stage.outputs.includes('jobStatus');
-  /** Whether a failure that outlasted the retries sends the batch back to the log rather than to the dead letters. */
-  const sendsBack = (error: unknown) => isEngineOutage(error) || (!reportsJobs && isRetriable(error instanceof RetriesExhaustedError ? error.cause : error));
+  /**
+   * Whether a failure that outlasted the retries sends the batch back to the log rather than to the dead letters: an
+   * engine outage; for a projection, also a store's failure that may heal (a retriable MemoryServiceError, which the
+   * adapters make of what an engine answers). An unexpected error (a bug) still dead-letters: it would fail the same
+   * way on every delivery and hold the partition for good.
+   */
+  const sendsBack = (error: unknown) => {
+    const cause = error instanceof RetriesExhaustedError ? error.cause : error;
+    return isEngineOutage(cause) || (!reportsJobs && cause instanceof MemoryServiceError && cause.retriable);
+  };
   const publish = async (outgoing: Outgoing[]) => {
     const byTopic = new Map<string, OutgoingRecord[]>();
     const queue = [...outgoing];
