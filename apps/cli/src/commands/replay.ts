@@ -48,6 +48,9 @@ export async function resetGroup(mode: ServiceMode, env: Record<string, string |
       await log.resetOffsets(groupId, name, position);
       print(`${groupId} on ${name}: moved to ${describe(position)}`);
     }
+    if (position.kind !== 'earliest') {
+      print('Records between the old position and the new one that the group had not processed are skipped: the jobs they belong to do not end (GET /v1/jobs shows them Processing). Move a group forward only past records you mean to drop.');
+    }
   } finally {
     await infra.close();
   }
