@@ -11,7 +11,9 @@ describe('acceptJob', () => {
   const slowCodec = (ms: number) => ({ encode: () => new Promise((resolve) => setTimeout(() => resolve(Buffer.from('event')), ms)) }) as unknown as AvroCodec;
   const jobs = (update: JobStore['update']) => ({ update }) as unknown as JobStore;
   const quietJobs = jobs(async (_tenant, _job, change) => change(null));
-  const nothingErased = { isErased: async () => false };
+  const nothingErased = { isErased: async () => false, forgotten: async () => new Set<string>() };
+  /** A key store where the job is forgotten: erased with its end user, or deleted by its id. */
+  const erased = { isErased: async () => true, forgotten: async (_scope: unknown, keyIds: string[]) => new Set(keyIds) };
   const deps = (overrides: Partial<AcceptJobDeps>): AcceptJobDeps => ({ log, codec: slowCodec(0), jobs: quietJobs, keys: nothingErased, logger: createLogger({}, 'silent'), ...overrides });
   const ingest = { jobId: 'job_1700000000000_ada', tenantId: 'acme', endUserId: 'ada', kind: 'text', acceptedAt: 1_700_000_000_000 } as never;
   const forget = { jobId: 'del_job_1700000000000_ada', tenantId: 'acme', endUserId: 'ada', acceptedAt: 1_700_000_000_000 } as never;
@@ -47,7 +49,7 @@ describe('acceptJob', () => {
       update: async (_tenant: string, jobId: string, change: (current: JobRecord | null) => JobRecord) => (records.set(jobId, change(null)), records.get(jobId)!),
       forget: async (_tenant: string, jobIds: string[]) => jobIds.filter((jobId) => records.delete(jobId)).length,
     } as unknown as JobStore;
-    const everythingErased = { isErased: async () => true };
+    const everythingErased = erased;
     const refused = await withRequestId('req-5', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingErased }), 'ingestRequested', ingest)).catch((error: unknown) => error);
     expect(refused).to.include({ status: 409, code: 'REQUEST.END_USER_ERASED' });
     expect(await withRequestId('req-6', () => acceptJob(deps({ jobs: recordingJobs, keys: everythingErased }), 'forgetRequested', forget))).to.include({ status: 'Accepted' });
@@ -72,14 +74,18 @@ describe('acceptJob', () => {
     beforeEach(() => (records.clear(), written.clear()));
 
     it('removes its record once it lands, when the record outlasted the answer\'s wait and an erasure had overtaken it', async () => {
-      const answer = await withRequestId('req-7', () => acceptJob(deps({ jobs: slowJobs(JOB_RECORD_WAIT_MS + 200), keys: { isErased: async () => true } }), 'ingestRequested', ingest));
+      const answer = await withRequestId('req-7', () => acceptJob(deps({ jobs: slowJobs(JOB_RECORD_WAIT_MS + 200), keys: erased }), 'ingestRequested', ingest));
       expect(answer).to.include({ status: 'Accepted' });
       expect(await untilGone('job_1700000000000_ada', 2_000), 'the Accepted record removed after it landed').to.equal(true);
     });
 
     it('removes its record when the key store could not answer at first and then says it was erased', async () => {
       let reads = 0;
-      const flaky = { isErased: async () => { if (reads++ === 0) throw new MemoryServiceError('KEYS.UNAVAILABLE', 'the key store is briefly unreachable', { retriable: true }); return true; } };
+      const unreachableOnce = () => {
+        if (reads++ < 2) throw new MemoryServiceError('KEYS.UNAVAILABLE', 'the key store is briefly unreachable', { retriable: true });
+      };
+      // The accept's own check fails, and so does the later check's first read.
+      const flaky = { isErased: async () => (unreachableOnce(), true), forgotten: async (_scope: unknown, keyIds: string[]) => (unreachableOnce(), new Set(keyIds)) };
       const answer = await withRequestId('req-8', () => acceptJob(deps({ jobs: slowJobs(0), keys: flaky }), 'ingestRequested', ingest));
       expect(answer).to.include({ status: 'Accepted' });
       expect(await untilGone('job_1700000000000_ada', 3_000), 'the record removed by the later check').to.equal(true);
@@ -91,9 +97,16 @@ describe('acceptJob', () => {
           new Promise((_resolve, reject) => setTimeout(() => (written.add(jobId), records.set(jobId, change(null)), reject(new Error('socket hang up'))), JOB_RECORD_WAIT_MS + 100)),
         forget: async (_tenant: string, jobIds: string[]) => jobIds.filter((jobId) => records.delete(jobId)).length,
       } as unknown as JobStore;
-      const answer = await withRequestId('req-10', () => acceptJob(deps({ jobs: lostAnswer, keys: { isErased: async () => true } }), 'ingestRequested', ingest));
+      const answer = await withRequestId('req-10', () => acceptJob(deps({ jobs: lostAnswer, keys: erased }), 'ingestRequested', ingest));
       expect(answer).to.include({ status: 'Accepted' });
       expect(await untilGone('job_1700000000000_ada', 2_000), 'the record removed although its write reported a failure').to.equal(true);
+    });
+
+    it('removes its record when the client deleted the job the 202 named before the record landed', async () => {
+      const deletedByItsId = { isErased: async () => false, forgotten: async (_scope: unknown, keyIds: string[]) => new Set(keyIds) };
+      const answer = await withRequestId('req-11', () => acceptJob(deps({ jobs: slowJobs(JOB_RECORD_WAIT_MS + 200), keys: deletedByItsId }), 'ingestRequested', ingest));
+      expect(answer).to.include({ status: 'Accepted' });
+      expect(await untilGone('job_1700000000000_ada', 2_000)).to.equal(true);
     });
 
     it('keeps the record of a job no erasure overtook', async () => {

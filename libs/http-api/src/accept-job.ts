@@ -7,8 +7,11 @@ export interface AcceptJobDeps {
   log: EventLog;
   codec: AvroCodec;
   jobs: JobStore;
-  /** Whether an erasure overtook an ingest while it was being accepted (read from the store, not the cache). */
-  keys: Pick<Keyring, 'isErased'>;
+  /**
+   * Whether an erasure overtook an ingest while it was being accepted (read from the store, not the cache); after the
+   * answer, whether anything forgot its job (an erasure, or a DELETE naming the job the 202 gave).
+   */
+  keys: Pick<Keyring, 'isErased' | 'forgotten'>;
   logger: Logger;
   /** Told of every accepted job, for the per-tenant in-flight bound (admission.ts). */
   inFlight?: { accepted(tenantId: string, jobId: string): void };
@@ -84,13 +87,15 @@ async function erasedMeanwhile(deps: AcceptJobDeps, event: { tenantId: string; e
  * The erasure check of an ingest that was answered before it could be made (its Accepted record still being written
  * after JOB_RECORD_WAIT_MS, or the key store not answering): made once the record's write has settled, failed or not
  * (a write whose answer was lost may have landed; forgetting a record that is not there is harmless), retried for
- * about a minute, so an erasure that overtook the job does not leave its record Accepted for good. The client was
- * told Accepted; the erasure covers the job, so the record goes as the erasure's own would have removed it.
+ * about a minute, so a forget that overtook the record does not leave it Accepted for good. By then the client may
+ * have deleted the job the 202 named, so the job's tombstone is read too, not only the erasures. The client was
+ * told Accepted; the forget covers the job, so the record goes as the forgetter's own would have removed it.
  */
 function checkErasureLater(deps: AcceptJobDeps, event: { tenantId: string; endUserId: string; jobId: string }, record: Promise<unknown>): void {
   const scope = { tenantId: event.tenantId, endUserId: event.endUserId };
   const check = async () => {
-    if (await retry(() => deps.keys.isErased(scope, event.jobId), LATE_CHECK_RETRY)) await retry(() => deps.jobs.forget(event.tenantId, [event.jobId]), LATE_CHECK_RETRY);
+    const forgotten = await retry(() => deps.keys.forgotten(scope, [event.jobId]), LATE_CHECK_RETRY);
+    if (forgotten.size > 0) await retry(() => deps.jobs.forget(event.tenantId, [event.jobId]), LATE_CHECK_RETRY);
   };
   record
     .then(check, check)
