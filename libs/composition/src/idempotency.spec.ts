@@ -140,7 +140,7 @@ describe('a keyed PATCH or DELETE retried after an append whose answer was lost'
     } as unknown as EventLog;
     const codec = { encode: async (name: string, event: object) => Buffer.from(JSON.stringify({ name, ...event })) } as unknown as AvroCodec;
     const jobs = { get: async () => null, update: async () => undefined, forget: async () => 0 } as unknown as JobStore;
-    const keys = { isErased: async () => false, forget: async () => 1, erase: async (_scope: unknown, before: number) => { erasedBefore.push(before); return 1; } };
+    const keys = { isErased: async () => false, forgotten: async () => new Set<string>(), forget: async () => 1, erase: async (_scope: unknown, before: number) => { erasedBefore.push(before); return 1; } };
     const memory = { id: memoryId, kind: 'text', originalContent: 'I parked on level 3', createdAt: '2027-01-15T10:00:00.000Z', userContext: null, metadata: null } as unknown as StoredMemory;
     const vectors = { getWithoutVectors: async () => [memory] } as unknown as VectorStore;
     const issueJobId = createJobIdIssuer({ claim: async () => 'claimed' });
