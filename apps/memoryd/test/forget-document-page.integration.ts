@@ -61,6 +61,25 @@ describe('deleting a page of a PDF whose other pages are still in the pipeline',
     expect((await keyStore.forgotten(scope, [jobId])).size, 'the job\'s key').to.equal(0);
   });
 
+  it('keeps a Failed job\'s record, so reports of pages behind the failed one cannot bring it back as Processing', async () => {
+    await jobs.update(scope.tenantId, jobId, (current) => applyJobStatus(current, jobStatusOf(job, 'Failed', { stage: 'enricher', errorCode: 'DOCUMENT.TOO_COMPLEX', reason: 'page 2' }), T + 10));
+    await run(deletePage(0));
+    expect((await jobs.get(scope.tenantId, jobId))?.state).to.equal('Failed');
+  });
+
+  it('takes the job whole again when a retried forget finds its record already gone', async () => {
+    await jobs.update(scope.tenantId, jobId, (current) => applyJobStatus(current, jobStatusOf(job, 'Completed', { stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: memoryIdOf(jobId, 0) }), T + 10));
+    // The first attempt took the key, the file and the record, then failed before its other removals.
+    await keyStore.forget(scope, [jobId]);
+    await blobs.deletePrefix(`${scope.tenantId}/${scope.endUserId}/${jobId}/`);
+    await jobs.forget(scope.tenantId, [jobId]);
+    // The retry still removes what the first attempt did not reach: the deliveries about the job.
+    const deliveriesOf: string[][] = [];
+    const webhooks = { forgetUser: async () => 0, forgetJobs: async (_scope: Scope, jobIds: string[]) => (deliveriesOf.push(jobIds), 1) };
+    await forget(deletePage(0), { vectors: stores.vectors, visualVectors, graph, centroids: stores.centroids, blobs, jobs, keys: new Keyring(keyStore), webhooks });
+    expect(deliveriesOf).to.deep.include([jobId]);
+  });
+
   it('takes the job whole once it has ended and its last page goes', async () => {
     await jobs.update(scope.tenantId, jobId, (current) => applyJobStatus(current, jobStatusOf(job, 'Completed', { stage: 'centroid-calibrator', partIndex: 0, partCount: 1, memoryId: memoryIdOf(jobId, 0) }), T + 10));
     expect((await jobs.get(scope.tenantId, jobId))?.state).to.equal('Completed');

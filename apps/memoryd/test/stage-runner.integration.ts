@@ -383,6 +383,21 @@ describe('stage runner on the embedded log', function () {
     expect(await readAll('deadLetter')).to.deep.equal([]);
   });
 
+  it('gives up sending a projection\'s batch back once its store has failed for longer than the hold, and dead-letters the record', async () => {
+    await publish([request(1, 'a report')]);
+    const projection: StageSpec<'ingestRequested', Record<string, never>> = {
+      name: 'projection', group: 'projection', inputs: ['ingestRequested'], outputs: [],
+      async process() { throw new MemoryServiceError('JOBS.STORAGE', 'this record\'s write fails every time', { retriable: true }); },
+    };
+    const consumer = await runStage(projection, {}, { log, codec, logger: createLogger({}, 'silent'), retry: { initialDelayMs: 1, retries: 1 }, projectionHoldMs: 300 });
+    try {
+      await until(async () => (await readAll('deadLetter')).length === 1);
+    } finally {
+      await consumer.stop();
+    }
+    expect((await readAll('deadLetter'))[0]).to.include({ jobId: 'job_1001_u1', errorCode: 'JOBS.STORAGE' });
+  });
+
   it('dead-letters a record that is not in the wire format', async () => {
     await log.append(EVENTS.ingestRequested.topic, [{ key: 't/u0', value: Buffer.from('not avro') }]);
     const stage: StageSpec<'ingestRequested', Record<string, never>> = {

@@ -60,16 +60,18 @@ const ENGINE_FAMILIES = new Set(['VECTORS', 'JOBS', 'IDEMPOTENCY', 'KEYS', 'WEBH
 /**
  * An engine that does not answer (an engine adapter's retriable `<FAMILY>.UNAVAILABLE`), has no room left to write
  * (`<FAMILY>.DISK_FULL`, lasting or not) or refuses the service's credentials (`<FAMILY>.UNAUTHORIZED`: a rotated
- * key, a changed policy), seen directly or as the last error of a retry loop: the record or request is not at fault,
- * and trying again once the engine is back, space is freed or the credentials are mended, will do. A file worker
- * that cannot start (FILES.UNAVAILABLE) is not an engine: what waits for it fails instead.
+ * key, a changed role), seen directly or as the last error of a retry loop: the record or request is not at fault,
+ * and trying again once the engine is back, space is freed or the credentials are mended, will do. Not the blob
+ * store's refusals: an object can be refused alone (a retention lock, a policy on a prefix), and a forget of it must
+ * fail, not hold every forget behind it. A file worker that cannot start (FILES.UNAVAILABLE) is not an engine: what
+ * waits for it fails instead.
  */
 export function isEngineOutage(error: unknown): boolean {
   const cause = error instanceof Error && error.name === 'RetriesExhaustedError' ? error.cause : error;
   if (!(cause instanceof MemoryServiceError)) return false;
   const [family, kind] = cause.code.split('.');
   if (!ENGINE_FAMILIES.has(family ?? '')) return false;
-  return kind === 'DISK_FULL' || kind === 'UNAUTHORIZED' || (kind === 'UNAVAILABLE' && cause.retriable);
+  return kind === 'DISK_FULL' || (kind === 'UNAUTHORIZED' && family !== 'BLOB') || (kind === 'UNAVAILABLE' && cause.retriable);
 }
 
 export function errorCode(error: unknown): string {

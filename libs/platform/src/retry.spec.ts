@@ -66,8 +66,10 @@ describe('isEngineOutage', () => {
 
   it('is an engine that refuses the service\'s credentials: every record would fail the same until they are mended', () => {
     expect(isEngineOutage(unavailable('JOBS.UNAUTHORIZED', false))).to.equal(true);
-    expect(isEngineOutage(unavailable('BLOB.UNAUTHORIZED', false))).to.equal(true);
+    expect(isEngineOutage(unavailable('REGISTRY.UNAUTHORIZED', false))).to.equal(true);
     expect(isEngineOutage(unavailable('REQUEST.UNAUTHORIZED', false))).to.equal(false);
+    // The blob store can refuse one object alone (a retention lock): that record's job fails instead.
+    expect(isEngineOutage(unavailable('BLOB.UNAUTHORIZED', false))).to.equal(false);
   });
 
   it('is not a refusal, an unknown error, or a file worker that cannot start', () => {

@@ -62,11 +62,13 @@ export async function forget(request: ForgetRequested, deps: ForgetDeps): Promis
   if (targetJob) {
     const remaining = (await deps.vectors.ids(scope)).some((id) => id.startsWith(memoryIdPrefixOf(targetJob)));
     const state = (await deps.jobs.get(scope.tenantId, targetJob))?.state;
-    // A document's pages are sealed apart: one page forgotten while others are still in the pipeline leaves its job
-    // running, and those pages need the job's record and PDF. (Forgetting a whole job, or a text or image memory,
-    // destroys the job's own key: nothing of it is still coming.)
-    const running = request.target === 'memory' && isDocumentJob(targetJob) && state !== 'Completed' && state !== 'Failed';
-    if (!remaining && !running) {
+    // A document's pages are sealed apart: one page forgotten while other pages may still come (its job not
+    // Completed: running, or Failed with pages behind the failed one still flowing) leaves the job, whose record and
+    // PDF those pages need; a Failed job's record would otherwise come back from their reports, Processing. No record
+    // is a retry of a forget that already took the job (or one never recorded): it is taken whole again, which is
+    // idempotent. (Forgetting a whole job, or a text or image memory, destroys the job's own key: nothing more comes.)
+    const pagesMayCome = request.target === 'memory' && isDocumentJob(targetJob) && state !== undefined && state !== 'Completed';
+    if (!remaining && !pagesMayCome) {
       const finished = state === 'Completed';
       // The key first: it is the tombstone the job tracker and the webhook dispatcher check after their writes, so
       // one of theirs landing after the removals below is taken back by them.

@@ -14,7 +14,16 @@ export interface RunnerDeps {
   retry?: Partial<RetryOptions>;
   /** Records per call of a stage's process; a stage that computes only is handed SLICES_IN_FLIGHT of these at once. */
   maxBatchSize?: number;
+  /** How long a projection sends a batch back while its store fails (PROJECTION_HOLD_MS by default). */
+  projectionHoldMs?: number;
 }
+
+/**
+ * How long a projection of the reports (job tracker, webhook dispatcher) sends a batch back while its store fails
+ * retriably, before it takes the failure for the records' and isolates them: a store down longer than this loses
+ * the ends of the jobs it held (loudly), and a record whose own failure looks retriable holds its partition no longer.
+ */
+export const PROJECTION_HOLD_MS = 15 * 60_000;
 
 /**
  * Slices of a batch a compute-only stage has in flight. With one, the model thread idled while the enricher decoded,
@@ -48,8 +57,9 @@ interface Outgoing {
  * batch is delivered again until the engine is back (isEngineOutage). Only a stage that reports jobs' progress
  * (jobStatus among its outputs) fails them: a projection of the reports (the job tracker, the webhook dispatcher)
  * failing says nothing of the job, and the job tracker would read its own Failed report and fail again, forever.
- * So a projection dead-letters only a record that can never be projected; a failure that may heal (its store's,
- * retriable) sends the batch back like an outage, since a dead-lettered report would lose its job's end for good.
+ * So a projection dead-letters at once only a record that can never be projected; a failure that may heal (its
+ * store's, retriable) sends the batch back like an outage for up to PROJECTION_HOLD_MS, since a dead-lettered report
+ * would lose its job's end for good.
  *
  * Every stage is measured here, not in its own code: records processed and failed, the time per batch, the dead
  * letters; and each output carries the request id of its input, so a job's log lines share one id in every stage.
@@ -62,15 +72,26 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
   const topics = stage.inputs.map((name) => EVENTS[name].topic);
 
   const reportsJobs = stage.outputs.includes('jobStatus');
+  const projectionHoldMs = deps.projectionHoldMs ?? PROJECTION_HOLD_MS;
+  /** When a projection's batch, by its first unpublished record, first failed in a way its store may heal. */
+  const heldSince = new Map<string, number>();
+  const positionOf = (item: Incoming<In>) => `${item.topic}/${item.partition}/${item.offset}`;
   /**
    * Whether a failure that outlasted the retries sends the batch back to the log rather than to the dead letters: an
    * engine outage; for a projection, also a store's failure that may heal (a retriable MemoryServiceError, which the
-   * adapters make of what an engine answers). An unexpected error (a bug) still dead-letters: it would fail the same
-   * way on every delivery and hold the partition for good.
+   * adapters make of what an engine answers), for PROJECTION_HOLD_MS. An unexpected error (a bug) still
+   * dead-letters: it would fail the same way on every delivery.
    */
-  const sendsBack = (error: unknown) => {
+  const sendsBack = (error: unknown, first: Incoming<In>) => {
     const cause = error instanceof RetriesExhaustedError ? error.cause : error;
-    return isEngineOutage(cause) || (!reportsJobs && cause instanceof MemoryServiceError && cause.retriable);
+    if (isEngineOutage(cause)) return true;
+    if (reportsJobs || !(cause instanceof MemoryServiceError && cause.retriable)) return false;
+    const since = heldSince.get(positionOf(first)) ?? Date.now();
+    heldSince.set(positionOf(first), since);
+    if (Date.now() - since < projectionHoldMs) return true;
+    heldSince.delete(positionOf(first));
+    logger.error('projection gave up sending a batch back after its store kept failing; isolating its records', { heldForMs: Date.now() - since, code: errorCode(cause), error: errorMessage(cause) });
+    return false;
   };
   const publish = async (outgoing: Outgoing[]) => {
     const byTopic = new Map<string, OutgoingRecord[]>();
@@ -220,11 +241,12 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
     const done = { published: 0 };
     try {
       await retry(() => processAndPublish(good, done), retryOptions(attempts, good));
+      if (heldSince.size > 0) for (const item of good) heldSince.delete(positionOf(item));
     } catch (batchError) {
       // An engine outage outlasting the retries is no fault of these records: dead-lettering them would fail every
       // job in flight. The batch goes back to the log uncommitted and comes again, with backoff, until the engine
       // answers; what was already published is written again as the same upserts.
-      if (sendsBack(batchError)) throw batchError;
+      if (sendsBack(batchError, good[done.published]!)) throw batchError;
       const failing = good.slice(done.published);
       if (failing.length === 1) {
         await deadLetter(records[decoded.indexOf(failing[0]!)]!, batchError, attempts.count, failing[0]);
@@ -236,7 +258,7 @@ export async function runStage<In extends EventName, Deps>(stage: StageSpec<In, 
         try {
           await retry(() => processAndPublish([item], { published: 0 }), retryOptions(one, [item]));
         } catch (error) {
-          if (sendsBack(error)) throw error;
+          if (isEngineOutage(error)) throw error;
           await deadLetter(records[decoded.indexOf(item)]!, error, one.count, item);
         }
       }
