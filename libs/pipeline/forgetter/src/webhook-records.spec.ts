@@ -22,7 +22,7 @@ function storesHolding(memoryIds: string[]) {
     vectors,
     visualVectors: { ...vectors, ids: async () => [] },
     graph: { neighbours: async () => [], deleteNodes: async () => 0, degrees: async () => new Map(), getNodes: async () => [] },
-    centroids: { get: async () => null, members: async () => new Map(), reset: async () => undefined },
+    centroids: { get: async () => null, members: async () => new Map(), reset: async () => undefined, replace: async () => undefined },
     blobs: { deletePrefix: async () => 1 },
     jobs: { get: async () => ({ state: 'Completed' }), forget: async (_tenantId: string, jobIds: string[]) => jobIds.length },
     keys: { forget: async () => 1, erase: async () => 0, scrub: async () => undefined },
