@@ -21,6 +21,13 @@ const options: ElasticsearchStoresOptions = { node, prefix: uniqueName('test-sto
 
 const elasticsearch = localEngines().elasticsearch;
 
+/** A one-shot signal between a held request and the test: `fire` it once reached, await `fired` to go on. */
+function signal(): { fire: () => void; fired: Promise<void> } {
+  let fire!: () => void;
+  const fired = new Promise<void>((resolve) => (fire = resolve));
+  return { fire, fired };
+}
+
 /** A harness over one open of the stores; reopen is a new connection pool over the same indices. */
 function storesFactory<S>(pick: (stores: ElasticsearchStores) => S): StoreFactory<S> {
   return async () => {
@@ -246,23 +253,20 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       await stores.centroids.save(scope, centroid(1), new Map([['m0', member]]));
       // Process A: its clean-up after the commit waits at its first request (a refresh) until B has replaced A's centroid.
       const slowClient = new Client({ node });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let cleaning!: () => void;
-      const cleaningStarted = new Promise<void>((resolve) => (cleaning = resolve));
+      const [cleaning, released] = [signal(), signal()];
       const refresh = slowClient.indices.refresh.bind(slowClient.indices);
-      slowClient.indices.refresh = (async (...args: Parameters<typeof refresh>) => (cleaning(), await released, refresh(...args))) as unknown as typeof slowClient.indices.refresh;
+      slowClient.indices.refresh = (async (...args: Parameters<typeof refresh>) => (cleaning.fire(), await released.fired, refresh(...args))) as unknown as typeof slowClient.indices.refresh;
       const a = new ElasticsearchCentroidStore(new SharedClient(slowClient), { centroids: names.centroids, members: names.centroidMembers }, 600_000);
       try {
         const replacing = a.replace(scope, centroid(2), new Map([['m1', member], ['m2', member]]), { ifRevision: (await a.get(scope))!.revision! });
-        await cleaningStarted;
+        await cleaning.fired;
         // Process B reads A's committed centroid and replaces it.
         await stores.centroids.replace(scope, centroid(2), new Map([['m2', member], ['m3', member]]), { ifRevision: (await stores.centroids.get(scope))!.revision! });
-        release();
+        released.fire();
         await replacing;
         expect(await stores.centroids.members(scope, ['m0', 'm1', 'm2', 'm3'])).to.deep.equal(new Map([['m2', member], ['m3', member]]));
       } finally {
-        release();
+        released.fire();
         await a.close();
       }
     });
@@ -275,25 +279,22 @@ describeWithEngine('stores-elasticsearch against Elasticsearch', elasticsearch, 
       await stores.centroids.replace(scope, centroid, new Map([['m1', member]]), { ifRevision: null });
       // The reader's first read of the members waits until another process has replaced the centroid it read.
       const slowClient = new Client({ node });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let reading!: () => void;
-      const readingStarted = new Promise<void>((resolve) => (reading = resolve));
+      const [reading, released] = [signal(), signal()];
       const mget = slowClient.mget.bind(slowClient);
       let first = true;
       slowClient.mget = (async (...args: Parameters<typeof mget>) => {
-        if (first) (first = false, reading(), await released);
+        if (first) (first = false, reading.fire(), await released.fired);
         return mget(...args);
       }) as unknown as typeof slowClient.mget;
       const reader = new ElasticsearchCentroidStore(new SharedClient(slowClient), { centroids: names.centroids, members: names.centroidMembers }, 600_000);
       try {
         const members = reader.members(scope, ['m1', 'm2']);
-        await readingStarted;
+        await reading.fired;
         await stores.centroids.replace(scope, centroid, new Map([['m1', member], ['m2', member]]), { ifRevision: (await stores.centroids.get(scope))!.revision! });
-        release();
+        released.fire();
         expect(await members).to.deep.equal(new Map([['m1', member], ['m2', member]]));
       } finally {
-        release();
+        released.fire();
         await reader.close();
       }
     });
