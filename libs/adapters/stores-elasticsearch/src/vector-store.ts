@@ -53,12 +53,7 @@ export class ElasticsearchVectorStore implements VectorStore {
   }
 
   async upsert(memories: MemoryRecord[]): Promise<void> {
-    this.checkOpen();
-    if (!Array.isArray(memories)) throw new MemoryServiceError('VECTORS.INVALID_RECORD', 'upsert takes an array of memories');
-    memories.forEach((memory) => checkRecord(memory, this.settings.dims));
-    // The last write of an id within one batch wins, as it would across batches; sending it once saves the work.
-    const latest = new Map<string, MemoryRecord>();
-    for (const memory of memories) latest.set(memoryDocumentId(memory, memory.id), memory);
+    const latest = this.latestById(memories, (memory) => memory, 'upsert takes an array of memories');
     if (latest.size === 0) return;
     const operations: estypes.BulkRequest['operations'] = [];
     for (const [_id, memory] of latest) operations.push({ index: { _index: this.index, _id } }, toMemoryDocument(memory));
@@ -71,11 +66,7 @@ export class ElasticsearchVectorStore implements VectorStore {
    * answered, not thrown. A lost answer resent by the client reads as lost too; the caller's new read finds its write.
    */
   async upsertIf(writes: ConditionalWrite[]): Promise<MemoryRecord[]> {
-    this.checkOpen();
-    if (!Array.isArray(writes)) throw new MemoryServiceError('VECTORS.INVALID_RECORD', 'upsertIf takes an array of conditional writes');
-    writes.forEach(({ record }) => checkRecord(record, this.settings.dims));
-    const latest = new Map<string, ConditionalWrite>();
-    for (const write of writes) latest.set(memoryDocumentId(write.record, write.record.id), write);
+    const latest = this.latestById(writes, (write) => write.record, 'upsertIf takes an array of conditional writes');
     if (latest.size === 0) return [];
     const operations: estypes.BulkRequest['operations'] = [];
     for (const [_id, { record, ifRevision }] of latest) {
@@ -85,6 +76,22 @@ export class ElasticsearchVectorStore implements VectorStore {
     const items = await this.write(`upsert ${latest.size} memories into ${this.index} if unchanged`, operations, { conditional: true });
     const sent = [...latest.values()];
     return sent.filter((_, i) => items[i]!.status === 409).map(({ record }) => record);
+  }
+
+  /**
+   * The writes of a batch, checked, by document id: the last write of an id within one batch wins, as it would
+   * across batches, and sending it once saves the work.
+   */
+  private latestById<T>(writes: T[], recordOf: (write: T) => MemoryRecord, notAnArray: string): Map<string, T> {
+    this.checkOpen();
+    if (!Array.isArray(writes)) throw new MemoryServiceError('VECTORS.INVALID_RECORD', notAnArray);
+    const latest = new Map<string, T>();
+    for (const write of writes) {
+      const record = recordOf(write);
+      checkRecord(record, this.settings.dims);
+      latest.set(memoryDocumentId(record, record.id), write);
+    }
+    return latest;
   }
 
   async get(scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
